@@ -1,0 +1,181 @@
+"""The closed set of actions: frozen pydantic models in one union discriminated on "do"."""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from typing import Annotated, Any, Literal
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    TypeAdapter,
+    ValidationError,
+    model_serializer,
+)
+
+from .errors import InvalidAction
+
+Region = Annotated[int, Field(ge=0, strict=True)]
+Count = Annotated[int, Field(ge=1, strict=True)]
+Piece = Literal["fortress", "encampment", "hero", "troll_lair"]
+
+
+class _Action(BaseModel):
+    """One protocol line; `model_dump(mode="json")` gives it back (unset options left out)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
+
+    player: str
+
+    @model_serializer(mode="wrap")
+    def _drop_none(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        data = handler(self)
+        out = {"do": data.pop("do")}
+        for k, v in data.items():
+            if v is not None:
+                out["from" if k == "from_" else k] = v
+        return out
+
+
+class Pick(_Action):
+    """Take the combo at a row position; pay 1 coin on each combo above it."""
+
+    do: Literal["pick"] = "pick"
+    slot: Annotated[int, Field(ge=0, le=5, strict=True)]
+
+
+class Abandon(_Action):
+    """Empty one of your Active regions (start of the turn, before any conquest)."""
+
+    do: Literal["abandon"] = "abandon"
+    region: Region
+
+
+class Conquer(_Action):
+    """Conquer a region with tokens in hand (race="decline": your In Decline Ghouls)."""
+
+    do: Literal["conquer"] = "conquer"
+    region: Region
+    race: Literal["decline"] | None = None
+
+
+class Reinforce(_Action):
+    """Final conquest: name a region 1-3 tokens out of reach, then roll the die."""
+
+    do: Literal["reinforce"] = "reinforce"
+    region: Region
+    race: Literal["decline"] | None = None
+
+
+class Roll(_Action):
+    """Berserk: roll the die before the next conquest."""
+
+    do: Literal["roll"] = "roll"
+
+
+class Decline(_Action):
+    """Put the Active race into decline (the whole turn; Stout: after redeployment)."""
+
+    do: Literal["decline"] = "decline"
+
+
+class Deploy(_Action):
+    """Put tokens from hand on one of your regions."""
+
+    do: Literal["deploy"] = "deploy"
+    region: Region
+    count: Count
+
+
+class Move(_Action):
+    """Redeploy tokens between two of your regions (each keeps at least one)."""
+
+    do: Literal["move"] = "move"
+    from_: Region = Field(alias="from")
+    to: Region
+    count: Count
+
+
+class Enchant(_Action):
+    """Sorcerers: replace a lone Active enemy token with one of yours from the tray."""
+
+    do: Literal["enchant"] = "enchant"
+    region: Region
+
+
+class Dragon(_Action):
+    """Dragon Master: conquer with a single token and move the Dragon there."""
+
+    do: Literal["dragon"] = "dragon"
+    region: Region
+
+
+class Place(_Action):
+    """Place a fortress, encampment or hero on one of your regions."""
+
+    do: Literal["place"] = "place"
+    piece: Piece
+    region: Region
+
+
+class Ally(_Action):
+    """Diplomat: choose the opponent at peace with you until your next turn."""
+
+    do: Literal["ally"] = "ally"
+    target: str
+
+
+class End(_Action):
+    """Finish your turn (or your survivors' redeployment) and score."""
+
+    do: Literal["end"] = "end"
+
+
+Action = Annotated[
+    Pick | Abandon | Conquer | Reinforce | Roll | Decline | Deploy | Move | Enchant | Dragon
+    | Place | Ally | End,
+    Field(discriminator="do"),
+]
+ACTION_TYPES = (Pick, Abandon, Conquer, Reinforce, Roll, Decline, Deploy, Move, Enchant,
+                Dragon, Place, Ally, End)
+_ADAPTER: TypeAdapter = TypeAdapter(Action)
+
+
+def trusted(cls: type[_Action]):
+    """A fast constructor for actions the engine itself built (no validation)."""
+    defaults = {name: f.default for name, f in cls.model_fields.items() if not f.is_required()}
+    new = cls.__new__
+    setattr_ = object.__setattr__
+
+    def make(**values: Any) -> _Action:
+        m = new(cls)
+        d = dict(defaults)
+        d.update(values)
+        setattr_(m, "__dict__", d)
+        setattr_(m, "__pydantic_fields_set__", set(values))
+        setattr_(m, "__pydantic_extra__", None)
+        setattr_(m, "__pydantic_private__", None)
+        return m
+
+    # actions are frozen, so equal ones may be shared: keep the recent ones
+    return lru_cache(maxsize=1 << 16)(make)
+
+
+def parse_action(obj: dict | str | bytes) -> Action:
+    """Read one protocol line (JSON text or a dict); malformed input raises InvalidAction."""
+    if isinstance(obj, bytes | str):
+        try:
+            obj = json.loads(obj)
+        except (ValueError, RecursionError) as exc:
+            raise InvalidAction(f"The line is not valid JSON: {exc}.") from None
+    if not isinstance(obj, dict):
+        raise InvalidAction("An action must be a JSON object with a \"do\" field.")
+    try:
+        return _ADAPTER.validate_python(obj)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first.get("loc", ())) or "action"
+        raise InvalidAction(f"Malformed action ({where}): {first.get('msg', 'invalid')}.") from None

@@ -1,0 +1,170 @@
+"""Every legal action for whoever must act now, found with the same checks `apply` uses."""
+
+from __future__ import annotations
+
+from .abilities import power_rule, race_rule
+from .actions import (
+    Abandon,
+    Action,
+    Ally,
+    Conquer,
+    Decline,
+    Deploy,
+    Dragon,
+    Enchant,
+    End,
+    Move,
+    Pick,
+    Place,
+    Reinforce,
+    Roll,
+    trusted,
+)
+from .rules import (
+    T_OK,
+    _ally_error,
+    _candidates,
+    _decline_error,
+    _enchant_error,
+    _end_checks,
+    _ghouls,
+    _ghouls_open_error,
+    _held,
+    _place_error,
+    _target_code,
+    conquest_cost,
+)
+from .state import GameState, Stage
+
+_pick = trusted(Pick)
+_abandon = trusted(Abandon)
+_conquer = trusted(Conquer)
+_reinforce = trusted(Reinforce)
+_roll = trusted(Roll)
+_decline = trusted(Decline)
+_deploy = trusted(Deploy)
+_move = trusted(Move)
+_enchant = trusted(Enchant)
+_dragon = trusted(Dragon)
+_place = trusted(Place)
+_ally = trusted(Ally)
+_end = trusted(End)
+
+
+def legal_actions(s: GameState) -> list[Action]:
+    """All actions the rules allow the actor now (deploy and move with every count)."""
+    stage = s.stage
+    if stage is Stage.FINISHED:
+        return []
+    name = s.actor
+    if stage is Stage.SURVIVORS:
+        return _survivors(s, name)
+    me = s.current
+    seat = s.seats[me]
+    if stage is Stage.PICK:
+        if not s.row:
+            return [_end(player=name)]
+        return [_pick(player=name, slot=i) for i in range(len(s.row)) if i <= seat.coins]
+    out: list[Action] = []
+    t = s.turn
+    h = seat.active
+    if _decline_error(s, me) is None:
+        out.append(_decline(player=name))
+    if t.ghouls != 2:
+        g = _ghouls(s, me)
+        if g is not None:
+            held = _held(s, g.race)
+            if t.ghouls == 0 and stage is Stage.CONQUEST and g.hand >= 1:
+                _targets(s, me, g, False, held, name, out, "decline")
+            _redeploy(s, g, held, name, out)
+        if _ghouls_open_error(s, me) is not None:
+            return out
+    held = _held(s, h.race)
+    power = power_rule(h.power)
+    if stage is Stage.CONQUEST and not t.ended:
+        if not t.n_conquests and t.roll is None:
+            out.extend(_abandon(player=name, region=r) for r in held)
+        if h.hand >= 1:
+            if power.berserk and t.roll is None:
+                out.append(_roll(player=name))
+            _targets(s, me, h, True, held, name, out, None)
+            if race_rule(h.race).converts:
+                for r in _candidates(s, h, True, held):
+                    if _enchant_error(s, me, r, h) is None:
+                        out.append(_enchant(player=name, region=r))
+            if power.dragon and not t.dragon_used:
+                for r in _candidates(s, h, True, held):
+                    if _target_code(s, me, r, h, True, held) == T_OK:
+                        out.append(_dragon(player=name, region=r))
+    _redeploy(s, h, held, name, out)
+    piece = ("fortress" if power.fortifies else "encampment" if power.bivouacs
+             else "hero" if power.heroic else None)
+    if piece is not None:
+        for r in held:
+            if _place_error(s, me, piece, r) is None:
+                out.append(_place(player=name, piece=piece, region=r))
+    if power.diplomat:
+        for other in s.players:
+            if _ally_error(s, me, other) is None:
+                out.append(_ally(player=name, target=other))
+    if _end_checks(s, me) is None:
+        out.append(_end(player=name))
+    return out
+
+
+def _targets(s, me, h, active, held, name, out, race) -> None:
+    """Conquests (and final die attempts) for one of the player's races."""
+    roll = s.turn.roll if active else None
+    berserk = active and power_rule(h.power).berserk
+    hand = h.hand
+    for r in _candidates(s, h, active, held):
+        if _target_code(s, me, r, h, active, held) != T_OK:
+            continue
+        cost = conquest_cost(s, me, r, h, active)
+        if roll is not None:
+            cost = max(1, cost - roll)
+        if cost <= hand:
+            out.append(_conquer(player=name, region=r, race=race))
+        elif not berserk and cost - hand <= 3:
+            out.append(_reinforce(player=name, region=r, race=race))
+
+
+def _redeploy(s, h, held, name, out) -> None:
+    """Deploys from hand and moves between the race's regions."""
+    t = s.turn
+    hand = h.hand
+    if hand:
+        for r in held:
+            for c in range(1, hand + 1):
+                out.append(_deploy(player=name, region=r, count=c))
+    if len(held) < 2:
+        return
+    areas = s.areas
+    moved_to, moved_from = t.moved_to, t.moved_from
+    for f in held:
+        spare = areas[f].tokens - 1
+        if spare < 1 or f in moved_to:
+            continue
+        for to in held:
+            if to == f or to in moved_from:
+                continue
+            for c in range(1, spare + 1):
+                out.append(_move(player=name, from_=f, to=to, count=c))
+
+
+def _survivors(s: GameState, name: str) -> list[Action]:
+    p = s.pending[0]
+    me = p.seat
+    out: list[Action] = []
+    if p.race is not None:
+        for r in _held(s, p.race):
+            for c in range(1, p.tokens + 1):
+                out.append(_deploy(player=name, region=r, count=c))
+        return out
+    h = s.seats[me].active
+    if h is not None:
+        for r in _held(s, h.race):
+            if _place_error(s, me, "encampment", r) is None:
+                out.append(_place(player=name, piece="encampment", region=r))
+    out.append(_end(player=name))
+    return out

@@ -1,0 +1,207 @@
+"""Starting positions: a new game from a seed, or any position from a scenario."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+
+from . import data
+from .abilities import power_rule, race_rule
+from .rules import OPTIONS, begin_turn
+from .state import Area, Combo, GameState, Hold, Seat, Stage, Turn, geo_of
+
+
+def _board(board: str | data.Board) -> data.Board:
+    return data.board(board) if isinstance(board, str) else board
+
+
+def _check_players(players: Iterable[str]) -> tuple[str, ...]:
+    players = tuple(players)
+    if not 1 <= len(players) <= 6:
+        raise ValueError(f"a game needs 2-5 players, got {len(players)}")
+    if len(set(players)) != len(players) or not all(isinstance(p, str) and p for p in players):
+        raise ValueError("player names must be distinct non-empty strings")
+    return players
+
+
+def _options(options: dict | None) -> dict:
+    """Game options (RULES.md §16 alternatives); an unknown name fails."""
+    options = dict(options or {})
+    for k, v in options.items():
+        if k not in OPTIONS:
+            raise ValueError(f"unknown option {k!r}; known: {', '.join(sorted(OPTIONS))}")
+        if not isinstance(v, bool):
+            raise ValueError(f"option {k!r} must be true or false")
+    return options
+
+
+def _start(s: GameState) -> GameState:
+    s._own = set()
+    begin_turn(s, s.current, [])
+    return s.seal()
+
+
+def new_game(board: str | data.Board, players: list[str], seed: int,
+             options: dict | None = None) -> GameState:
+    """Shuffle banners and badges from the seed, lay out 6 combos and the Lost Tribes."""
+    b = _board(board)
+    players = _check_players(players)
+    rng = random.Random(seed)
+    banners = list(data.RACES)
+    badges = list(data.POWERS)
+    rng.shuffle(banners)
+    rng.shuffle(badges)
+    n = data.components().visible_combos
+    row = tuple(Combo(banners[i], badges[i], 0) for i in range(n))
+    start = data.components().start_coins
+    s = GameState(
+        board=b, geo=geo_of(b), players=players, seed=seed, options=_options(options),
+        rng=rng, dice=(), round=1, current=0, stage=Stage.PICK, row=row,
+        banners=tuple(banners[n:]), badges=tuple(badges[n:]), discards=(),
+        seats=[Seat(p, start) for p in players],
+        areas=[Area(lost_tribe="lost_tribe" in r.symbols) for r in b.regions],
+        turn=Turn(),
+    )
+    return _start(s)
+
+
+def load_scenario(spec: dict) -> GameState:
+    """Build the position a scenario describes (DESIGN.md), at the start of `current`'s turn."""
+    b = data.board_from_reference(spec["map"]) if "map" in spec else _board(spec["board"])
+    players = _check_players(spec["players"])
+    seed = spec.get("seed", 0)
+    rng = random.Random(seed)
+    start = data.components().start_coins
+    limits = data.components().pieces
+
+    seats: list[Seat] = []
+    used_races: set[str] = set()
+    kept_powers: list[str] = []
+    discarded: list[str] = []
+
+    def take_race(name: str) -> str:
+        race_rule(name)
+        if name in used_races:
+            raise ValueError(f"race {name} appears twice in the scenario")
+        used_races.add(name)
+        return name
+
+    seat_specs = spec.get("seats", {})
+    for name in seat_specs:
+        if name not in players:
+            raise ValueError(f"seat {name!r} is not a player")
+    for p in players:
+        x = seat_specs.get(p, {})
+        active = None
+        if x.get("active"):
+            a = x["active"]
+            power_rule(a["power"])
+            active = Hold(take_race(a["race"]), a["power"], int(a.get("hand", 0)))
+            kept_powers.append(a["power"])
+        declines = []
+        for d in x.get("decline") or []:
+            power = d.get("power")
+            if power is not None:
+                if power_rule(power).spirit:
+                    kept_powers.append(power)
+                else:
+                    discarded.append(power)
+            declines.append(Hold(take_race(d["race"]), power))
+        if sum(1 for h in declines if not (h.power and power_rule(h.power).spirit)) > 1:
+            raise ValueError(f"{p} has more than one non-Spirit In Decline race")
+        seats.append(Seat(p, int(x.get("coins", start)), active, tuple(declines)))
+
+    areas = [Area() for _ in b.regions]
+    if "regions" in spec:
+        for key, r in spec["regions"].items():
+            rid = int(key)
+            if not 0 <= rid < len(areas):
+                raise ValueError(f"region {rid} is not on the board")
+            pieces = tuple(sorted(r.get("pieces", ())))
+            for piece in pieces:
+                if piece not in data.PIECES:
+                    raise ValueError(f"unknown piece {piece!r} in region {rid}")
+            if r.get("lost_tribe"):
+                areas[rid] = Area(lost_tribe=True, pieces=pieces)
+                continue
+            owner = r.get("owner")
+            if owner is None:
+                areas[rid] = Area(pieces=pieces)
+                continue
+            if owner not in players:
+                raise ValueError(f"region {rid}: unknown owner {owner!r}")
+            i = players.index(owner)
+            race = r["race"]
+            seat = seats[i]
+            decline = bool(r.get("decline", False))
+            hold = seat.active if not decline else next(
+                (h for h in seat.declines if h.race == race), None)
+            if hold is None or hold.race != race:
+                raise ValueError(f"region {rid}: {owner} has no {'In Decline ' if decline else ''}"
+                                 f"{race}")
+            tokens = int(r.get("tokens", 1))
+            if tokens < 1:
+                raise ValueError(f"region {rid}: an occupied region holds at least 1 token")
+            areas[rid] = Area(i, race, tokens, decline, False, pieces)
+    else:
+        for reg in b.regions:
+            if "lost_tribe" in reg.symbols:
+                areas[reg.id].lost_tribe = True
+
+    for piece, limit in limits.items():
+        n = sum(a.pieces.count(piece) for a in areas)
+        if n > limit:
+            raise ValueError(f"{n} {piece} pieces on the map; the box has {limit}")
+    for seat in seats:
+        for h in (seat.active, *seat.declines):
+            if h is None:
+                continue
+            held = [a for a in areas if a.race == h.race]
+            total = sum(a.tokens for a in held) + h.hand
+            box = race_rule(h.race).box
+            if total > box:
+                raise ValueError(f"{seat.name}'s {h.race} have {total} tokens; the box has {box}")
+            if race_rule(h.race).holes:
+                holes = sum(a.pieces.count("hole") for a in held)
+                h.holes_used = min(race_rule(h.race).holes, max(holes, len(held)))
+
+    row_spec = spec.get("row")
+    row: list[Combo] = []
+    row_powers: list[str] = []
+    if row_spec is not None:
+        for c in row_spec:
+            power_rule(c["power"])
+            row.append(Combo(take_race(c["race"]), c["power"], int(c.get("coins", 0))))
+            row_powers.append(c["power"])
+    stack = spec.get("stack") or {}
+    stack_races = [take_race(r) for r in stack.get("races", [])]
+    stack_powers = list(stack.get("powers", []))
+    for p in stack_powers:
+        power_rule(p)
+    taken = kept_powers + discarded + row_powers + stack_powers
+    if len(set(taken)) != len(taken):
+        raise ValueError("a power appears twice in the scenario")
+    rest_races = [r for r in data.RACES if r not in used_races]
+    rest_powers = [p for p in data.POWERS if p not in taken]
+    rng.shuffle(rest_races)
+    rng.shuffle(rest_powers)
+    banners = stack_races + rest_races
+    badges = stack_powers + rest_powers
+    if row_spec is None:
+        n = data.components().visible_combos
+        while len(row) < n and banners and badges:
+            row.append(Combo(banners.pop(0), badges.pop(0), 0))
+    if len(row) > data.components().visible_combos:
+        raise ValueError("the row holds at most 6 combos")
+
+    current = spec.get("current", players[0])
+    if current not in players:
+        raise ValueError(f"current player {current!r} is not playing")
+    dice = tuple(int(v) for v in spec.get("dice", ()))
+    s = GameState(
+        board=b, geo=geo_of(b), players=players, seed=seed, options=_options(spec.get("options")),
+        rng=rng, dice=dice, round=int(spec.get("round", 1)), current=players.index(current),
+        stage=Stage.PICK, row=tuple(row), banners=tuple(banners), badges=tuple(badges),
+        discards=tuple(discarded), seats=seats, areas=areas, turn=Turn(),
+    )
+    return _start(s)

@@ -1,0 +1,61 @@
+"""Import discipline: engine/ uses only stdlib + pydantic; render/ never imports discord."""
+
+from __future__ import annotations
+
+import ast
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _imports(package: str) -> dict[str, set[str]]:
+    """Top-level module names imported (absolutely) by each file of a package."""
+    found: dict[str, set[str]] = {}
+    for path in sorted((ROOT / package).rglob("*.py")):
+        names: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), filename=str(path))):
+            if isinstance(node, ast.Import):
+                names |= {a.name.split(".")[0] for a in node.names}
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                names.add(node.module.split(".")[0])
+        found[str(path.relative_to(ROOT))] = names
+    return found
+
+
+def test_engine_imports_only_stdlib_and_pydantic() -> None:
+    files = _imports("engine")
+    assert files, "engine/ has no Python files"
+    allowed = set(sys.stdlib_module_names) | {"pydantic", "pydantic_core", "engine"}
+    for path, names in files.items():
+        bad = names - allowed
+        assert not bad, f"{path} imports {sorted(bad)}"
+
+
+def test_engine_has_no_global_random_or_io_libraries() -> None:
+    for path, names in _imports("engine").items():
+        assert not names & {"asyncio", "discord", "aiosqlite", "PIL", "sqlite3"}, path
+    for path in (ROOT / "engine").rglob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            # random.Random(...) instances only: no module-level random.shuffle/choice/...
+            if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+                    and node.value.id == "random"):
+                assert node.attr == "Random", f"{path}: random.{node.attr}"
+
+
+def test_render_never_imports_discord_or_aiosqlite() -> None:
+    for path, names in _imports("render").items():
+        bad = names & {"discord", "aiosqlite", "bot"}
+        assert not bad, f"{path} imports {sorted(bad)}"
+
+
+def test_import_checker_notices_a_forbidden_import(tmp_path: Path) -> None:
+    tree = ast.parse("import discord\nfrom aiosqlite import connect\nfrom . import x\n")
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names |= {a.name.split(".")[0] for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names.add(node.module.split(".")[0])
+    assert names == {"discord", "aiosqlite"}
