@@ -1,0 +1,143 @@
+"""RULES.md §6.5 redeployment, §7 scoring (E4, E5), Lost Tribes score nobody."""
+
+from __future__ import annotations
+
+import pytest
+
+import engine
+
+from .helpers import (
+    act,
+    active,
+    apply,
+    build,
+    coins,
+    conquer,
+    deploy,
+    end,
+    finish,
+    hand,
+    income,
+    load,
+    move,
+    obs,
+    r,
+    refuse,
+    scenario,
+    seat,
+    tokens,
+)
+
+
+def redeploy_state():
+    # ann Ratmen holds 12 (1) and 18 (1) with 5 in hand; conquers 14 (empty mountain: 3)
+    spec = build(
+        seats={"ann": seat(act=active("Ratmen", "Spirit", hand=5)),
+               "bob": seat(act=active("Orcs", "Alchemist"))},
+        regions={12: r("ann", "Ratmen"), 18: r("ann", "Ratmen"), 20: r("bob", "Orcs")},
+    )
+    return act(load(spec), conquer("ann", 14))
+
+
+def test_move_must_leave_one_token_per_region():
+    state = redeploy_state()  # 14 holds 3
+    refuse(state, move("ann", 14, 12, 3), 14)  # would empty 14
+    state = act(state, move("ann", 14, 12, 2))
+    assert tokens(state, 14) == 1 and tokens(state, 12) == 3
+
+
+def test_move_needs_no_adjacency():
+    state = act(redeploy_state(), move("ann", 14, 18, 2))  # 14 and 18 are far apart
+    assert tokens(state, 18) == 3 and tokens(state, 14) == 1
+
+
+def test_deploy_from_hand():
+    state = act(redeploy_state(), deploy("ann", 18, 2))  # hand 5 - 3 = 2
+    assert tokens(state, 18) == 3 and hand(state, "ann") == 0
+
+
+def test_deploy_more_than_hand_refused():
+    refuse(redeploy_state(), deploy("ann", 18, 3), 3)  # only 2 in hand
+
+
+def test_deploy_zero_or_negative_refused():
+    state = redeploy_state()
+    before = obs(state, "ann")
+    for bad in (0, -1):
+        with pytest.raises((engine.RulesViolation, engine.InvalidAction, ValueError)):
+            apply(state, deploy("ann", 18, bad))
+    assert obs(state, "ann") == before
+
+
+def test_deploy_only_on_own_active_regions():
+    state = redeploy_state()
+    refuse(state, deploy("ann", 20, 1), 20)  # bob's region
+    refuse(state, deploy("ann", 17, 1), 17)  # empty region
+
+
+def test_deploy_not_on_own_decline_region():
+    state = act(load(scenario("conquest_misc")), conquer("ann", 14))
+    refuse(state, deploy("ann", 7, 1), 7)  # 7 holds ann's In Decline Humans
+
+
+def test_move_not_from_or_to_foreign_regions():
+    state = redeploy_state()
+    refuse(state, move("ann", 14, 20, 1), 20)
+    refuse(state, move("ann", 20, 14, 1), 20)
+
+
+def test_redeployment_ends_conquests():
+    state = act(redeploy_state(), deploy("ann", 18, 1))
+    refuse(state, conquer("ann", 17))  # 17 (empty swamp, cost 2) next to 12; 1 in hand anyway
+    state = act(redeploy_state(), move("ann", 14, 12, 1))
+    refuse(state, conquer("ann", 17))  # 2 tokens in hand, cost 2, but conquests are over
+
+
+def test_scoring_one_per_region_including_decline():
+    # ann: Ratmen on 2, 6, 18 + In Decline Orcs on 13, 16 -> 3 + 2 = 5 (no Forest bonus
+    # from the declined badge; Lost Tribes on 3 and 7 score for nobody)
+    state = load(scenario("score_basic"))
+    state, got = income(state, "ann", end("ann"))
+    assert got == 5
+    assert coins(state, "bob") == 4  # bob does not score on ann's turn
+
+
+def test_scoring_only_at_the_end_of_turn():
+    state = load(scenario("conquest_costs"))
+    state = act(state, conquer("ann", 14), conquer("ann", 15))
+    assert coins(state, "ann") == 5  # nothing yet
+    state, got = income(state, "ann", deploy("ann", 14, hand(state, "ann")), end("ann"))
+    assert got == 3  # 12, 14, 15: 1 each; Spirit gives no coins
+
+
+def test_e4_merchant_skeletons_three_regions():
+    state = load(scenario("e4_merchant_skeletons"))
+    _, got = income(state, "ann", end("ann"))
+    assert got == 6  # 3 regions + 3 Merchant (E4)
+
+
+def test_e5_hill_tritons_with_declined_merchant_skeletons():
+    state = load(scenario("e5_hill_tritons"))
+    _, got = income(state, "ann", end("ann"))
+    # Tritons: 5 (hill) + 4 = 2 + 1 Hill bonus; In Decline Skeletons: 13 + 18 = 2, no
+    # Merchant bonus and no Hill bonus for them (18 is a hill) -> 5
+    assert got == 5
+
+
+def test_lost_tribes_score_for_nobody():
+    state = load(scenario("score_basic"))
+    state = finish(state, "ann")
+    _, got = income(state, "bob", end("bob"))
+    assert got == 3  # Humans on 20 (a mountain, not farmland): 1 region + 2 Alchemist
+
+
+def test_defender_scores_on_own_turn_only():
+    state = load(scenario("defenders"))
+    state = act(state, conquer("ann", 10))
+    state, got = income(state, "bob", deploy("ann", 10, hand(state, "ann")), end("ann"))
+    assert got == 0
+
+
+def test_decline_tokens_do_not_move():
+    state = act(load(scenario("conquest_misc")), conquer("ann", 14))
+    refuse(state, move("ann", 7, 14, 1), 7)  # 7 holds ann's In Decline Humans
