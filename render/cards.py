@@ -1,0 +1,184 @@
+"""The combo row (six visible race/power combos) and the end-of-game reveal."""
+
+from __future__ import annotations
+
+import colorsys
+
+from PIL import Image, ImageDraw
+
+from engine import data
+
+from . import sprites, theme
+from .mapview import seat_colours
+
+WIDTH = 1028
+ROW_H = 92
+PAD = 16
+GOLD = (236, 190, 40)
+
+
+def _hue_colour(name: str, names: tuple[str, ...], s: float, v: float) -> tuple[int, int, int]:
+    i = names.index(name) if name in names else sum(map(ord, name))
+    r, g, b = colorsys.hsv_to_rgb((i * 0.61803) % 1.0, s, v)
+    return (int(r * 255), int(g * 255), int(b * 255))
+
+
+def _coin(draw: ImageDraw.ImageDraw, x: float, y: float, r: float = 14) -> None:
+    draw.ellipse((x - r, y - r, x + r, y + r), fill=GOLD, outline=theme.INK, width=2)
+    draw.ellipse((x - r + 5, y - r + 5, x + r - 5, y + r - 5), outline=(180, 130, 20), width=2)
+
+
+def _tokens(name: str, table: dict) -> int:
+    item = table.get(name)
+    return item.tokens if item is not None else 0
+
+
+def draw_row(observation: dict) -> Image.Image:
+    """Six visible combos: slot, power badge + race banner, tokens, cost, coins on it."""
+    row = observation.get("row") or []
+    head = 60
+    im = Image.new("RGB", (WIDTH, head + ROW_H * max(1, len(row)) + PAD), theme.PARCHMENT)
+    draw = ImageDraw.Draw(im)
+    draw.text((PAD, head // 2), "Combos on offer (pick by slot)", font=theme.font(30, "serif"),
+              fill=theme.INK, anchor="lm")
+    races, powers = data.races(), data.powers()
+    big, mid, small = theme.font(30, "bold"), theme.font(26, "bold"), theme.font(22, "narrow")
+    for slot, combo in enumerate(row):
+        y0 = head + slot * ROW_H
+        cy = y0 + ROW_H // 2
+        draw.rounded_rectangle((PAD, y0 + 6, WIDTH - PAD, y0 + ROW_H - 6), radius=14,
+                               fill=(248, 238, 212), outline=theme.INK, width=2)
+        draw.ellipse((PAD + 12, cy - 24, PAD + 60, cy + 24), fill=theme.INK)
+        draw.text((PAD + 36, cy), str(slot), font=big, fill=(255, 255, 255), anchor="mm")
+        power, race = combo.get("power", "?"), combo.get("race", "?")
+        # the power badge (left) and the race banner (right), joined like the cardboard pieces
+        pc = _hue_colour(power, data.POWERS, 0.35, 0.85)
+        rc = _hue_colour(race, data.RACES, 0.45, 0.8)
+        x = PAD + 76
+        pw = int(draw.textlength(power, font=mid)) + 34
+        rw = int(draw.textlength(race, font=mid)) + 34
+        draw.rounded_rectangle((x, cy - 28, x + pw + 14, cy + 28), radius=26, fill=pc,
+                               outline=theme.INK, width=2)
+        draw.text((x + 16, cy), power, font=mid, fill=theme.text_on(pc), anchor="lm")
+        x += pw
+        draw.polygon([(x, cy - 28), (x + rw, cy - 28), (x + rw - 14, cy), (x + rw, cy + 28),
+                      (x, cy + 28)], fill=rc, outline=theme.INK, width=2)
+        draw.text((x + 14, cy), race, font=mid, fill=theme.text_on(rc), anchor="lm")
+        x += rw + 18
+        n = _tokens(race, races) + _tokens(power, powers)
+        draw.text((x, cy - 14), f"{n} tokens", font=mid, fill=theme.INK, anchor="lm")
+        draw.text((x, cy + 18), f"{_tokens(race, races)} + {_tokens(power, powers)}",
+                  font=small, fill=(90, 70, 50), anchor="lm")
+        x = WIDTH - PAD - 250
+        cost = combo.get("cost", slot)
+        draw.text((x, cy - 14), f"cost {cost}", font=mid, fill=theme.INK, anchor="lm")
+        coins = combo.get("coins_on_combo", combo.get("coins", 0))
+        draw.text((x, cy + 18), "coins on it:" if coins else "no coins on it", font=small,
+                  fill=(90, 70, 50), anchor="lm")
+        cx = x + 150
+        for k in range(min(coins, 4)):
+            _coin(draw, cx + k * 14, cy + 16)
+        if coins:
+            draw.text((cx + min(coins, 4) * 14 + 22, cy + 16), str(coins), font=mid,
+                      fill=theme.INK, anchor="lm")
+    return im
+
+
+def _entry(item: object) -> str:
+    if isinstance(item, dict):
+        return str(item.get("player") or item.get("name"))
+    return str(item)
+
+
+def draw_final(observation: dict,
+               regions_by_round: dict[str, list[int]] | None = None) -> Image.Image:
+    """Final coins, ranking, the tie-break note; a regions-held chart if history is given.
+
+    Coins come from the finished game's ranking ({"player", "total", "tokens", "rank"})."""
+    players = list(observation["players"])
+    colours = seat_colours(observation)
+    on_board: dict[str, int] = {p: 0 for p in players}
+    for reg in observation.get("regions", {}).values():
+        if reg.get("owner") in on_board:
+            on_board[reg["owner"]] += reg.get("tokens", 0)
+    entries = observation.get("ranking") or []
+    coins: dict[str, int] = {}
+    for e in entries:
+        if isinstance(e, dict):
+            coins[_entry(e)] = int(e.get("total", e.get("coins", 0)))
+            if "tokens" in e:
+                on_board[_entry(e)] = int(e["tokens"])
+    ranking = [_entry(x) for x in entries]
+    if not ranking:
+        ranking = sorted(players, key=lambda p: (-coins.get(p, 0), -on_board[p]))
+    won = observation.get("winners") or observation.get("winner")
+    winners = [won] if isinstance(won, str) else [_entry(x) for x in won or []]
+    if not winners:
+        top = ranking[0]
+        winners = [p for p in ranking
+                   if coins.get(p) == coins.get(top) and on_board[p] == on_board[top]]
+    chart_h = 300 if regions_by_round else 0
+    head, rh = 110, 70
+    im = Image.new("RGB", (WIDTH, head + rh * len(ranking) + 80 + chart_h), theme.PARCHMENT)
+    draw = ImageDraw.Draw(im)
+    title = "Winner: " if len(winners) == 1 else "Shared victory: "
+    draw.text((PAD, 38), "Game over", font=theme.font(34, "serif"), fill=theme.INK, anchor="lm")
+    draw.text((PAD, 84), title + ", ".join(winners), font=theme.font(30, "bold"),
+              fill=theme.INK, anchor="lm")
+    big, small = theme.font(28, "bold"), theme.font(22, "narrow")
+    y = head
+    best = max(coins.values(), default=0) or 1
+    for place, name in enumerate(ranking, start=1):
+        cy = y + rh // 2
+        if name in winners:
+            draw.rounded_rectangle((PAD - 4, y + 4, WIDTH - PAD + 4, y + rh - 4), radius=12,
+                                   fill=(250, 236, 190), outline=GOLD, width=3)
+        draw.text((PAD + 8, cy), f"{place}.", font=big, fill=theme.INK, anchor="lm")
+        sw = sprites.swatch(colours.get(name, (128, 128, 128)), 34)
+        im.paste(sw, (PAD + 56, cy - 17), sw)
+        draw.text((PAD + 100, cy), name, font=big, fill=theme.INK, anchor="lm")
+        c = coins.get(name, 0)
+        bar_x = 420
+        bar_w = int((WIDTH - PAD - 170 - bar_x) * c / best)
+        draw.rounded_rectangle((bar_x, cy - 14, bar_x + max(bar_w, 6), cy + 14), radius=8,
+                               fill=GOLD, outline=theme.INK, width=2)
+        draw.text((bar_x + max(bar_w, 6) + 12, cy), f"{c} coins", font=big, fill=theme.INK,
+                  anchor="lm")
+        y += rh
+    tied = [p for p in ranking if coins.get(p) == coins.get(ranking[0])]
+    if len(tied) > 1:
+        note = ("Tie on coins: " + ", ".join(f"{p} {on_board[p]} tokens on the map"
+                                             for p in tied) + " (most tokens wins)")
+    else:
+        note = "Ties on coins are broken by race tokens on the map (Active + In Decline)."
+    draw.text((PAD, y + 30), note, font=small, fill=(90, 70, 50), anchor="lm")
+    if regions_by_round:
+        _chart(draw, (PAD, y + 70, WIDTH - PAD, y + 70 + chart_h - 20), regions_by_round, colours)
+    return im
+
+
+def _chart(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int],
+           series: dict[str, list[int]], colours: dict) -> None:
+    x0, y0, x1, y1 = box
+    draw.text((x0, y0), "Regions held at the end of each round", font=theme.font(24, "bold"), fill=theme.INK)
+    top, bottom, left = y0 + 40, y1 - 10, x0 + 40
+    n = max(len(v) for v in series.values())
+    peak = max((max(v) for v in series.values() if v), default=1) or 1
+    f = theme.font(22, "narrow")
+    bottom -= 30
+    draw.line((left, top, left, bottom, x1, bottom), fill=theme.INK, width=2)
+    draw.text((left - 8, top), str(peak), font=f, fill=theme.INK, anchor="rm")
+    draw.text((left - 8, bottom), "0", font=f, fill=theme.INK, anchor="rm")
+    for i in range(n):
+        x = left + (x1 - left - 10) * i / max(1, n - 1)
+        draw.text((x, bottom + 16), str(i + 1), font=f, fill=theme.INK, anchor="mm")
+    for name, values in series.items():
+        colour = colours.get(name, (90, 90, 90))
+        pts = [(left + (x1 - left - 10) * i / max(1, n - 1), bottom - (bottom - top) * v / peak)
+               for i, v in enumerate(values)]
+        if len(pts) > 1:
+            draw.line(pts, fill=theme.INK, width=9, joint="curve")
+            draw.line(pts, fill=colour, width=5, joint="curve")
+        for px, py in pts:
+            draw.ellipse((px - 6, py - 6, px + 6, py + 6), fill=colour, outline=theme.INK,
+                         width=2)

@@ -1,0 +1,61 @@
+"""PNG encoding: the map goes out as a palette image (small, fast) with a per-board palette."""
+
+from __future__ import annotations
+
+import io
+from functools import cache
+
+from PIL import Image
+
+from . import sprites, theme
+from .static import map_layer
+
+COMPRESS_LEVEL = 6
+Colour = tuple[int, int, int]
+
+
+def _mix(a: Colour, b: Colour, t: float) -> Colour:
+    return tuple(round(x + (y - x) * t) for x, y in zip(a, b, strict=True))
+
+
+def reserved_colours() -> list[Colour]:
+    """Colours the dynamic layer draws with, plus steps of their anti-aliasing blends."""
+    out: list[Colour] = []
+    dark, white = (20, 16, 12), (255, 255, 255)
+    for c in (*theme.PLAYER_COLOURS, theme.DECLINE_FILL, theme.LOST_TRIBE, theme.PARCHMENT):
+        out.append(c)
+        out += [_mix(c, dark, t) for t in (0.25, 0.5, 0.75)]
+        out += [_mix(c, white, t) for t in (0.3, 0.6)]
+    out += [_mix(dark, white, t / 7) for t in range(8)]
+    out += [(136, 60, 196), (230, 210, 255), (236, 190, 40), (128, 104, 84), (24, 18, 14),
+            (90, 96, 106), (122, 78, 38), (200, 150, 90), (160, 40, 30), sprites.CREAM,
+            (200, 50, 40), (40, 70, 150), (250, 210, 60), (96, 120, 70), (150, 150, 140),
+            (236, 236, 236), (120, 120, 128), (150, 110, 70), (232, 216, 170), (110, 80, 50),
+            (200, 170, 120), (250, 240, 214), theme.INK, (90, 70, 50)]
+    seen: list[Colour] = []
+    for c in out:
+        if c not in seen:
+            seen.append(c)
+    return seen
+
+
+@cache
+def palette(board_id: str) -> Image.Image:
+    """A 256-colour palette: the static map's own colours plus the reserved ones."""
+    reserved = reserved_colours()
+    q = map_layer(board_id).quantize(256 - len(reserved), method=Image.Quantize.MEDIANCUT)
+    flat = q.getpalette()[: 3 * (256 - len(reserved))]
+    flat += [v for c in reserved for v in c]
+    pal = Image.new("P", (1, 1))
+    pal.putpalette(flat)
+    return pal
+
+
+def to_palette(im: Image.Image, board_id: str) -> Image.Image:
+    return im.quantize(palette=palette(board_id), dither=Image.Dither.NONE)
+
+
+def png_bytes(im: Image.Image) -> bytes:
+    buf = io.BytesIO()
+    im.save(buf, "PNG", compress_level=COMPRESS_LEVEL)
+    return buf.getvalue()

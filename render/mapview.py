@@ -1,0 +1,177 @@
+"""The map picture of one observation: static layer + tokens, pieces, highlight, side panel."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from functools import cache
+
+from PIL import Image, ImageChops, ImageDraw, ImageFilter
+
+from engine import data
+
+from . import sprites, theme
+from .geometry import geometry
+from .static import MARGIN, layout, map_layer, paste_centered
+
+PANEL_HEAD = 56
+PANEL_ROW = 74
+
+
+def seat_colours(observation: dict) -> dict[str, tuple[int, int, int]]:
+    """Each player's colour, by seat order (the order of observation["players"])."""
+    return {name: theme.player_colour(i) for i, name in enumerate(observation["players"])}
+
+
+@cache
+def region_mask(board_id: str, rid: int) -> tuple[tuple[int, int], Image.Image]:
+    """(offset, mask) of one region at drawn size, cropped to its box (frame included)."""
+    geo = geometry(board_id)
+    lab = geo.label_image().point([255 if i == rid else 0 for i in range(256)])
+    lab = lab.resize(geo.size, Image.Resampling.NEAREST)
+    x0, y0, x1, y1 = lab.getbbox()
+    pad = 6
+    x0, y0 = max(0, x0 - pad), max(0, y0 - pad)
+    x1, y1 = min(lab.width, x1 + pad), min(lab.height, y1 + pad)
+    return (x0 + MARGIN, y0 + MARGIN), lab.crop((x0, y0, x1, y1))
+
+
+def _highlight(im: Image.Image, board_id: str, rid: int) -> None:
+    (ox, oy), mask = region_mask(board_id, rid)
+    inner = mask.filter(ImageFilter.MinFilter(11))
+    band = ImageChops.subtract(mask, inner)
+    core = ImageChops.subtract(mask, mask.filter(ImageFilter.MinFilter(5)))
+    im.paste((20, 20, 20), (ox, oy), band)
+    im.paste(theme.HIGHLIGHT, (ox, oy), ImageChops.subtract(band, core))
+
+
+def _paste_inside(im: Image.Image, sprite: Image.Image, x: float, y: float,
+                  size: tuple[int, int]) -> None:
+    """Paste centred at (x, y), nudged so the sprite stays on the map."""
+    hw, hh = sprite.width / 2, sprite.height / 2
+    x = min(max(x, MARGIN + hw), MARGIN + size[0] - hw)
+    y = min(max(y, MARGIN + hh), MARGIN + size[1] - hh)
+    paste_centered(im, sprite, x, y)
+
+
+def draw_tokens(im: Image.Image, board: data.Board, observation: dict,
+                highlight: Iterable[int] = ()) -> None:
+    """Markers (owner colour, count, race), lost tribes, pieces, highlighted regions."""
+    colours = seat_colours(observation)
+    spots = layout(board.id)
+    size = geometry(board.id).size
+    for rid in sorted({int(r) for r in highlight}):
+        if 0 <= rid < len(board.regions):
+            _highlight(im, board.id, rid)
+    for key, reg in observation.get("regions", {}).items():
+        rid = int(key)
+        sp = spots[rid]
+        if reg.get("lost_tribe"):
+            _paste_inside(im, sprites.marker(0, "Tribe", theme.LOST_TRIBE), *sp.marker, size)
+        elif reg.get("owner") is not None and reg.get("tokens", 0) > 0:
+            colour = colours.get(reg["owner"], (128, 128, 128))
+            tag = sprites.marker(reg["tokens"], theme.abbr(reg.get("race")), colour,
+                                 decline=bool(reg.get("decline")))
+            _paste_inside(im, tag, *sp.marker, size)
+        counts = Counter(reg.get("pieces", ()))
+        order = list(sprites.PIECES)
+        kinds = sorted(counts, key=lambda k: order.index(k) if k in order else len(order))
+        for i, kind in enumerate(kinds):
+            x, y = sp.pieces[i] if i < len(sp.pieces) else (sp.marker[0] + 40 * i, sp.marker[1])
+            _paste_inside(im, sprites.piece(kind, counts[kind]), x, y, size)
+
+
+def _race_line(hold: dict | None) -> str:
+    if not hold:
+        return "no race"
+    power = hold.get("power")
+    return f"{power} {hold['race']}" if power else hold["race"]
+
+
+LEGEND = (("mountain", "mountain"), ("mine", "mine"), ("magic_source", "magic"),
+          ("cavern", "cavern"), ("lost_tribe", "lost tribe"), ("fortress", "fortress"),
+          ("troll_lair", "troll lair"), ("encampment", "camp"), ("hero", "hero"),
+          ("dragon", "dragon"), ("hole", "hole"))
+LEGEND_H = 100
+
+
+@cache
+def legend(width: int) -> Image.Image:
+    """What the symbols and pieces mean, two rows under the players."""
+    im = Image.new("RGB", (width, LEGEND_H), theme.PARCHMENT)
+    draw = ImageDraw.Draw(im)
+    draw.line((MARGIN, 2, width - MARGIN, 2), fill=theme.PARCHMENT_DARK, width=2)
+    per_row = (len(LEGEND) + 1) // 2
+    cell = (width - 2 * MARGIN) / per_row
+    f = theme.font(22, "narrow")
+    for i, (kind, word) in enumerate(LEGEND):
+        x = MARGIN + cell * (i % per_row)
+        y = 28 + 46 * (i // per_row)
+        sprite = sprites.symbol(kind) if kind in sprites.SYMBOLS else sprites.piece(kind)
+        paste_centered(im, sprite, x + 20, y)
+        draw.text((x + 42, y), word, font=f, fill=theme.INK, anchor="lm")
+    return im
+
+
+def panel_height(n_players: int) -> int:
+    return PANEL_HEAD + PANEL_ROW * n_players + 10 + LEGEND_H
+
+
+def draw_panel(im: Image.Image, top: int, observation: dict, *, viewer: str | None) -> None:
+    """Round, whose turn, and per player: colour, active race, hand, declines (coins: own only)."""
+    draw = ImageDraw.Draw(im)
+    w = im.width
+    draw.rectangle((0, top, w, im.height), fill=theme.PARCHMENT)
+    draw.line((MARGIN, top + 2, w - MARGIN, top + 2), fill=theme.INK, width=3)
+    head = theme.font(28, "serif")
+    rnd, rounds = observation.get("round"), observation.get("rounds")
+    if observation.get("finished"):
+        title = f"Game over after round {rnd} of {rounds}"
+    else:
+        cur = observation.get("current")
+        stage = observation.get("stage")
+        title = f"Round {rnd} of {rounds} · {cur} to play"
+        if stage:
+            title += f" ({stage})"
+    draw.text((MARGIN + 4, top + PANEL_HEAD // 2 + 2), title, font=head, fill=theme.INK,
+              anchor="lm")
+    big, small = theme.font(26, "bold"), theme.font(22, "narrow")
+    colours = seat_colours(observation)
+    y = top + PANEL_HEAD
+    for name, p in observation["players"].items():
+        is_current = name == observation.get("current") and not observation.get("finished")
+        if is_current:
+            draw.rounded_rectangle((MARGIN - 4, y + 2, w - MARGIN + 4, y + PANEL_ROW - 4),
+                                   radius=10, fill=(250, 240, 214), outline=colours[name],
+                                   width=3)
+        sw = sprites.swatch(colours[name], 34)
+        im.paste(sw, (MARGIN + 6, y + 8), sw)
+        x = MARGIN + 50
+        draw.text((x, y + 6), name, font=big, fill=theme.INK)
+        x2 = x + int(draw.textlength(name, font=big)) + 18
+        act = p.get("active")
+        line1 = _race_line(act)
+        if act:
+            line1 += f" · {act.get('tokens_on_board', 0)} on map · {p.get('hand', 0)} in hand"
+        draw.text((x2, y + 8), line1, font=small, fill=theme.INK)
+        decl = p.get("decline") or []
+        line2 = "in decline: " + ", ".join(
+            f"{_race_line(d)} ({d.get('tokens_on_board', 0)})" for d in decl) if decl else ""
+        if viewer is not None and name == viewer and "coins" in p:
+            line2 = (line2 + " · " if line2 else "") + f"your coins: {p['coins']}"
+        if line2:
+            draw.text((x, y + 40), line2, font=small, fill=(90, 70, 50))
+        y += PANEL_ROW
+    im.paste(legend(w), (0, y + 10))
+
+
+def draw_map(board: data.Board, observation: dict, *, viewer: str | None = None,
+             highlight: Iterable[int] = ()) -> Image.Image:
+    """The full map picture (RGB) of an observation of `board`."""
+    static = map_layer(board.id)
+    n = len(observation["players"])
+    im = Image.new("RGB", (static.width, static.height + panel_height(n)), theme.PARCHMENT)
+    im.paste(static, (0, 0))
+    draw_tokens(im, board, observation, highlight)
+    draw_panel(im, static.height, observation, viewer=viewer)
+    return im

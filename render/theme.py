@@ -1,0 +1,73 @@
+"""Colours, fonts and sizes shared by every picture (Okabe-Ito player colours)."""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+from PIL import ImageFont
+
+FONT_DIR = Path(__file__).resolve().parents[1] / "data" / "fonts"
+
+# Okabe & Ito (2008), colour-blind safe; order = seat order.
+PLAYER_COLOURS: tuple[tuple[int, int, int], ...] = (
+    (213, 94, 0),  # vermillion
+    (0, 114, 178),  # blue
+    (240, 228, 66),  # yellow
+    (204, 121, 167),  # reddish purple
+    (0, 158, 115),  # bluish green
+)
+PLAYER_COLOUR_NAMES = ("vermillion", "blue", "yellow", "purple", "green")
+
+TERRAIN = {
+    "forest": (92, 128, 74),
+    "farmland": (222, 204, 128),
+    "hill": (171, 180, 104),
+    "swamp": (120, 132, 104),
+    "mountain": (160, 148, 136),
+    "sea": (70, 126, 170),
+    "lake": (104, 160, 200),
+}
+TERRAIN_INK = {  # texture strokes
+    "forest": (46, 82, 40),
+    "farmland": (176, 150, 78),
+    "hill": (112, 124, 60),
+    "swamp": (70, 86, 64),
+    "mountain": (96, 86, 78),
+    "sea": (150, 190, 222),
+    "lake": (170, 208, 232),
+}
+PARCHMENT = (236, 222, 190)
+PARCHMENT_DARK = (206, 186, 144)
+INK = (48, 36, 26)  # borders, frame, text
+BORDER = (58, 42, 28)
+DECLINE_FILL = (196, 196, 196)
+LOST_TRIBE = (128, 98, 64)
+HIGHLIGHT = (255, 255, 255)
+RACE_ABBR = {
+    "Amazons": "Ama", "Dwarves": "Dwa", "Elves": "Elf", "Ghouls": "Gho", "Giants": "Gia",
+    "Halflings": "Hal", "Humans": "Hum", "Orcs": "Orc", "Ratmen": "Rat", "Skeletons": "Ske",
+    "Sorcerers": "Sor", "Tritons": "Tri", "Trolls": "Tro", "Wizards": "Wiz",
+}
+
+
+@cache
+def font(size: int, kind: str = "bold") -> ImageFont.FreeTypeFont:
+    """A shipped font: "bold" (DejaVu Sans Bold), "narrow" (condensed bold), "serif"."""
+    name = {"bold": "DejaVuSans-Bold.ttf", "narrow": "DejaVuSansCondensed-Bold.ttf",
+            "serif": "DejaVuSerif-Bold.ttf"}[kind]
+    return ImageFont.truetype(str(FONT_DIR / name), size)
+
+
+def player_colour(seat: int) -> tuple[int, int, int]:
+    return PLAYER_COLOURS[seat % len(PLAYER_COLOURS)]
+
+
+def text_on(fill: tuple[int, int, int]) -> tuple[int, int, int]:
+    """Black or white, whichever reads better on `fill`."""
+    r, g, b = fill[:3]
+    return (20, 16, 12) if 0.299 * r + 0.587 * g + 0.114 * b > 140 else (255, 255, 255)
+
+
+def abbr(race: str | None) -> str:
+    return RACE_ABBR.get(race or "", (race or "?")[:3])

@@ -1,0 +1,28 @@
+"""Shared fixtures for the render tests: the sample scenarios of docs/scenarios."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import engine
+
+SCENARIOS = Path(__file__).resolve().parents[2] / "docs" / "scenarios"
+
+
+def scenario(board_id: str) -> dict:
+    return json.loads((SCENARIOS / f"map-{board_id[-2:]}.json").read_text(encoding="utf-8"))
+
+
+@pytest.fixture(params=engine.data.BOARD_IDS)
+def busy_state(request):
+    """A busy mid-game position on each board."""
+    return engine.load_scenario(scenario(request.param))
+
+
+@pytest.fixture
+def scenario_of():
+    """The sample scenario spec of a board."""
+    return scenario

@@ -1,0 +1,125 @@
+"""The pictures decode, have the documented size, and stay within the upload budget."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from PIL import Image, ImageStat
+
+import engine
+import render
+from render import static
+from render.mapview import panel_height, region_mask
+
+
+def _decode(png: bytes) -> Image.Image:
+    im = Image.open(io.BytesIO(png))
+    im.load()
+    return im
+
+
+def test_map_png_size_and_budget(busy_state) -> None:
+    png = render.map_png(busy_state)
+    im = _decode(png)
+    layer = static.map_layer(busy_state.board.id)
+    assert im.format == "PNG"
+    assert im.size == (layer.width, layer.height + panel_height(len(busy_state.players)))
+    assert im.width >= 1000
+    assert len(png) <= 600 * 1024
+
+
+def test_static_layer_is_drawn_once_per_board(busy_state) -> None:
+    board_id = busy_state.board.id
+    assert static.map_layer(board_id) is static.map_layer(board_id)
+    render.map_png(busy_state)
+    assert static.map_layer.cache_info().currsize >= 1
+
+
+@pytest.mark.parametrize("board_id", engine.data.BOARD_IDS)
+def test_water_looks_like_water(board_id: str) -> None:
+    layer = static.map_layer(board_id)
+    for region in engine.data.board(board_id).regions:
+        (ox, oy), mask = region_mask(board_id, region.id)
+        crop = layer.crop((ox, oy, ox + mask.width, oy + mask.height))
+        r, g, b = ImageStat.Stat(crop, mask).mean
+        assert (b > r + 20 and b > g) == region.is_water, (region.id, region.terrain, (r, g, b))
+
+
+def test_row_png_shows_six_combos(busy_state) -> None:
+    im = _decode(render.row_png(busy_state))
+    assert im.width >= 1000
+    assert im.height >= 6 * 80
+
+
+def test_final_png_only_after_the_game(scenario_of) -> None:
+    state = engine.load_scenario(scenario_of("official-3p"))
+    with pytest.raises(ValueError):
+        render.final_png(state)
+
+
+def test_final_picture_ranks_and_notes_the_tie() -> None:
+    observation = {
+        "players": {"ann": {}, "bob": {}, "cid": {}},
+        "regions": {"1": {"owner": "ann", "race": "Orcs", "tokens": 4}},
+        "finished": True,
+        "ranking": [{"player": "ann", "total": 30, "tokens": 4, "rank": 1},
+                    {"player": "bob", "total": 30, "tokens": 2, "rank": 2},
+                    {"player": "cid", "total": 12, "tokens": 7, "rank": 3}],
+        "winners": ["ann"],
+    }
+    seen: list[str] = []
+    from PIL import ImageDraw
+
+    original = ImageDraw.ImageDraw.text
+
+    def spy(self, xy, text, *a, **k):
+        seen.append(str(text))
+        return original(self, xy, text, *a, **k)
+
+    ImageDraw.ImageDraw.text = spy
+    try:
+        im = render.draw_final(observation, {"ann": [1, 3, 5], "bob": [2, 2, 4],
+                                             "cid": [1, 1, 2]})
+    finally:
+        ImageDraw.ImageDraw.text = original
+    assert im.width >= 1000
+    assert "Winner: ann" in seen
+    assert "30 coins" in seen and "12 coins" in seen
+    assert any("Tie on coins" in s and "ann 4 tokens" in s and "bob 2 tokens" in s for s in seen)
+    assert "Regions held at the end of each round" in seen
+
+
+def test_cli_writes_a_png(tmp_path, scenario_of) -> None:
+    from render.__main__ import main
+
+    src = tmp_path / "s.json"
+    import json
+
+    src.write_text(json.dumps(scenario_of("official-2p")))
+    out = tmp_path / "map.png"
+    assert main([str(src), "-o", str(out), "--highlight", "3,4"]) == 0
+    assert _decode(out.read_bytes()).width >= 1000
+
+
+def test_row_names_each_combo_its_tokens_cost_and_coins(busy_state, monkeypatch) -> None:
+    from PIL import ImageDraw
+
+    seen: list[str] = []
+    original = ImageDraw.ImageDraw.text
+
+    def spy(self, xy, text, *a, **k):
+        seen.append(str(text))
+        return original(self, xy, text, *a, **k)
+
+    monkeypatch.setattr(ImageDraw.ImageDraw, "text", spy)
+    render.row_png(busy_state)
+    row = engine.observe(busy_state, None)["row"]
+    races, powers = engine.data.races(), engine.data.powers()
+    for slot, combo in enumerate(row):
+        assert combo["race"] in seen and combo["power"] in seen
+        assert f"cost {slot}" in seen
+        n = races[combo["race"]].tokens + powers[combo["power"]].tokens
+        assert f"{n} tokens" in seen
+        if combo["coins_on_combo"]:
+            assert str(combo["coins_on_combo"]) in seen

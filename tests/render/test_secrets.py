@@ -1,0 +1,79 @@
+"""The public picture gets no coin information."""
+
+from __future__ import annotations
+
+import pytest
+from PIL import ImageDraw
+
+import engine
+import render
+from render import sprites, static
+
+
+@pytest.fixture
+def drawn_text(monkeypatch):
+    """Every string any ImageDraw draws during the test (caches cleared so all is redrawn)."""
+    seen: list[str] = []
+    original = ImageDraw.ImageDraw.text
+
+    def spy(self, xy, text, *args, **kwargs):
+        seen.append(str(text))
+        return original(self, xy, text, *args, **kwargs)
+
+    monkeypatch.setattr(ImageDraw.ImageDraw, "text", spy)
+    for cached in (sprites.marker, sprites.region_label, sprites.piece, static.map_layer):
+        cached.cache_clear()
+    yield seen
+    for cached in (sprites.marker, sprites.region_label, sprites.piece, static.map_layer):
+        cached.cache_clear()
+
+
+def test_public_map_sees_only_the_public_observation(busy_state, monkeypatch) -> None:
+    calls = []
+    real_observe = engine.observe
+
+    def observe(state, viewer=None, **kw):
+        calls.append(viewer)
+        obs = real_observe(state, viewer, **kw)
+        calls.append(obs)
+        return obs
+
+    drawn = []
+    real_draw = render.draw_map
+
+    def draw_map(board, observation, **kw):
+        drawn.append(observation)
+        return real_draw(board, observation, **kw)
+
+    monkeypatch.setattr(engine, "observe", observe)
+    monkeypatch.setattr(render, "draw_map", draw_map)
+    render.map_png(busy_state)
+    assert calls[0::2] == [None]
+    assert drawn == [calls[1]]
+    assert all("coins" not in p for p in drawn[0]["players"].values())
+
+
+@pytest.mark.parametrize("board_id", engine.data.BOARD_IDS)
+def test_no_coin_text_in_the_public_map(board_id, scenario_of, drawn_text) -> None:
+    spec = scenario_of(board_id)
+    for i, seat in enumerate(spec["seats"].values()):
+        seat["coins"] = 4321 + 111 * i  # numbers nothing else on the map could show
+    state = engine.load_scenario(spec)
+    render.map_png(state)
+    assert drawn_text, "the spy saw no text"
+    assert not [s for s in drawn_text if "coin" in s.lower()]
+    assert not [s for s in drawn_text if any(str(4321 + 111 * i) in s for i in range(5))]
+    # the same spy does see them in a player's own view
+    drawn_text.clear()
+    render.map_png(state, viewer=state.players[0])
+    assert [s for s in drawn_text if "4321" in s]
+
+
+def test_a_viewer_sees_their_own_coins_only(busy_state, drawn_text) -> None:
+    me, other = busy_state.players[0], busy_state.players[1]
+    render.map_png(busy_state, viewer=me)
+    coins = [s for s in drawn_text if "coin" in s.lower()]
+    mine = engine.observe(busy_state, me)["players"][me]["coins"]
+    assert coins and all(f"your coins: {mine}" in s for s in coins)
+    assert len(coins) == 1
+    assert other not in " ".join(coins)
