@@ -1,0 +1,1 @@
+from fakediscord.fixtures import fake_discord  # noqa: F401
