@@ -1,0 +1,1 @@
+"""The Discord bot: settings, SQLite store, game service, cogs and views."""

@@ -1,0 +1,117 @@
+"""The discord.py application: a commands.Bot whose setup_hook opens the store, builds the game
+service, loads the extensions and syncs the slash commands."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+import discord
+import yarl
+from discord import app_commands
+from discord.ext import commands
+
+from bot.service import GameService
+from bot.settings import Settings
+from bot.store import Store
+from bot.ui import report_error
+
+log = logging.getLogger(__name__)
+
+EXTENSIONS: tuple[str, ...] = ("bot.cogs.game", "bot.cogs.admin")
+
+
+def point_at(api_base: str | None, gateway: str | None) -> None:
+    """Send HTTP and the gateway to another server (tests: the fake Discord)."""
+    if api_base:
+        discord.http.Route.BASE = api_base.rstrip("/")
+    if gateway:
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway)
+
+
+class SmallWorldBot(commands.Bot):
+    """Small World bot: the store and the game service live here, commands live in cogs."""
+
+    store: Store
+    service: GameService
+
+    def __init__(self, settings: Settings, **options: Any) -> None:
+        intents = discord.Intents.default()
+        intents.message_content = False
+        options.setdefault("activity", discord.Game(name="Small World · /sw new"))
+        super().__init__(
+            command_prefix=commands.when_mentioned,  # owner tools: @bot sync
+            intents=intents,
+            help_command=None,
+            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+            **options,
+        )
+        self.settings = settings
+        self.tree.on_error = self.on_tree_error  # type: ignore[method-assign]
+
+    async def setup_hook(self) -> None:
+        self.store = await Store.open(self.settings.database_url)
+        self.service = GameService(self.store)
+        log.info("store open at %s", self.store.path)
+        for ext in EXTENSIONS:
+            await self.load_extension(ext)
+        await self.sync_commands()
+        self._warmup = asyncio.create_task(self._warm_pictures(), name="warm-render")
+
+    async def _warm_pictures(self) -> None:
+        """Draw each board once in a thread so the first real map is quick (cached layers)."""
+        try:
+            import engine
+            import render
+        except ImportError:
+            return
+        for board_id in engine.data.BOARD_IDS:
+            n = engine.data.board(board_id).players
+            try:
+                state = engine.new_game(board_id, [f"p{i}" for i in range(n)], 1)
+                await asyncio.to_thread(render.map_png, state)
+            except Exception:
+                log.exception("warming the %s map failed", board_id)
+                return
+
+    async def sync_commands(self) -> list[app_commands.AppCommand]:
+        guild_id = self.settings.dev_guild_id
+        if guild_id:
+            guild = discord.Object(id=guild_id)
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+            log.info("synced %d commands to guild %s", len(synced), guild_id)
+        else:
+            synced = await self.tree.sync()
+            log.info("synced %d global commands", len(synced))
+        return synced
+
+    async def on_ready(self) -> None:
+        log.info("ready as %s (%s) in %d guilds", self.user, getattr(self.user, "id", "?"),
+                 len(self.guilds))
+
+    async def on_tree_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+    ) -> None:
+        """Rule breaks and refusals become an ephemeral sentence; the rest a log line."""
+        await report_error(interaction, error)
+
+    async def close(self) -> None:
+        warmup = getattr(self, "_warmup", None)
+        if warmup is not None:
+            warmup.cancel()
+        try:
+            await super().close()
+        finally:
+            store = getattr(self, "store", None)
+            if store is not None:
+                await store.close()
+
+
+async def run(settings: Settings) -> None:
+    """Start the bot and block until it stops."""
+    point_at(settings.discord_api_base, settings.discord_gateway)
+    bot = SmallWorldBot(settings)
+    async with bot:
+        await bot.start(settings.discord_token.get_secret_value())

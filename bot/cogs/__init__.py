@@ -1,0 +1,1 @@
+"""discord.py extensions loaded by SmallWorldBot.setup_hook."""

@@ -1,0 +1,416 @@
+"""The /sw command group. Thin commands: parse options, call the service, send what comes back."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import flow, rules_text
+from bot.service import GameService, NoGameHere, ServiceError
+from bot.store import GameRow, GameStatus
+from bot.ui import NO_MENTIONS, NotModerator, display_name, is_moderator, send
+from bot.views import DYNAMIC_ITEMS, lobby_view
+from engine import data as engine_data
+
+log = logging.getLogger(__name__)
+
+Choice = app_commands.Choice
+PIECE_NAMES = {"fortress": "Fortress", "encampment": "Encampment", "hero": "Hero",
+               "troll_lair": "Troll lair"}
+
+
+class ServerOnly(ServiceError):
+    code = "server_only"
+
+
+def _channel(interaction: discord.Interaction) -> int:
+    if interaction.guild_id is None or interaction.channel_id is None:
+        raise ServerOnly("Games are played in server channels; use this command there.")
+    return interaction.channel_id
+
+
+def _filter(current: str, choices: list[Choice[Any]]) -> list[Choice[Any]]:
+    needle = current.strip().casefold()
+    hits = [c for c in choices if needle in c.name.casefold() or needle == str(c.value)]
+    return hits[:25]
+
+
+class Game(commands.Cog):
+    """Small World games, one per channel."""
+
+    sw = app_commands.Group(name="sw", description="Play Small World")
+    power = app_commands.Group(name="power", description="Race and special power actions",
+                               parent=sw)
+    mod = app_commands.Group(name="mod", description="Moderator tools for the game here",
+                             parent=sw)
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    @property
+    def service(self) -> GameService:
+        return self.bot.service  # type: ignore[attr-defined]
+
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(*DYNAMIC_ITEMS)
+
+    async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(*DYNAMIC_ITEMS)
+
+    # -- helpers --------------------------------------------------------------------------
+
+    async def _legal(self, interaction: discord.Interaction) -> list[dict[str, Any]]:
+        if interaction.channel_id is None:
+            return []
+        try:
+            actions = await self.service.legal(interaction.channel_id, interaction.user.id)
+        except ServiceError:
+            return []
+        return [a.model_dump(mode="json") for a in actions]
+
+    async def _regions(
+        self, interaction: discord.Interaction, current: str, verb: str, key: str = "region",
+        **match: Any,
+    ) -> list[Choice[int]]:
+        seen: dict[int, str] = {}
+        for a in await self._legal(interaction):
+            if a["do"] != verb or any(a.get(k) != v for k, v in match.items()):
+                continue
+            rid = a[key]
+            seen.setdefault(rid, f"Region {rid}")
+        return _filter(current, [Choice(name=n, value=r) for r, n in sorted(seen.items())])
+
+    def _require_mod(self, interaction: discord.Interaction) -> None:
+        settings = self.bot.settings  # type: ignore[attr-defined]
+        if not is_moderator(interaction, settings.mod_role_id):
+            raise NotModerator()
+
+    # -- lobby ----------------------------------------------------------------------------
+
+    @sw.command(name="new", description="Open a Small World lobby in this channel")
+    @app_commands.describe(
+        players="Number of seats (2-5); the matching official board is used",
+        board="Board to play on (default: the official board for the player count)",
+        seed="Seed for a reproducible game (random if left out)",
+    )
+    @app_commands.choices(board=[Choice(name=b, value=b) for b in engine_data.BOARD_IDS])
+    async def new(
+        self,
+        interaction: discord.Interaction,
+        players: app_commands.Range[int, 2, 5] | None = None,
+        board: str | None = None,
+        seed: app_commands.Range[int, 0, 2_147_483_647] | None = None,
+    ) -> None:
+        channel_id = _channel(interaction)
+        game = await self.service.open_lobby(
+            guild_id=interaction.guild_id, channel_id=channel_id, user_id=interaction.user.id,
+            name=display_name(interaction.user), players=players, board=board, seed=seed,
+        )
+        await send(interaction, flow.lobby_content(game, "A new game of Small World!"),
+                   view=lobby_view(game), allowed_mentions=NO_MENTIONS)
+
+    @sw.command(name="join", description="Join the lobby in this channel")
+    async def join(self, interaction: discord.Interaction) -> None:
+        game = await self.service.join(_channel(interaction), interaction.user.id,
+                                       display_name(interaction.user))
+        await send(interaction, flow.lobby_content(game, f"{interaction.user.mention} joined."),
+                   view=lobby_view(game), allowed_mentions=NO_MENTIONS)
+
+    @sw.command(name="leave", description="Leave the lobby in this channel")
+    async def leave(self, interaction: discord.Interaction) -> None:
+        game = await self.service.leave(_channel(interaction), interaction.user.id)
+        if game.status is GameStatus.LOBBY:
+            await send(interaction, flow.lobby_content(game, f"{interaction.user.mention} left."),
+                       view=lobby_view(game), allowed_mentions=NO_MENTIONS)
+        else:
+            await send(interaction, "The lobby is empty and has been closed.")
+
+    @sw.command(name="start", description="Start the game (the opener or a moderator)")
+    async def start(self, interaction: discord.Interaction) -> None:
+        _channel(interaction)
+        await flow.start_game(interaction)
+
+    # -- turn actions ---------------------------------------------------------------------
+
+    @sw.command(name="pick", description="Pick a race and special power from the row")
+    @app_commands.describe(slot="Position in the row, 1 (free) to 6")
+    async def pick(self, interaction: discord.Interaction,
+                   slot: app_commands.Range[int, 1, 6]) -> None:
+        _channel(interaction)
+        await flow.run_action(interaction, {"do": "pick", "slot": slot - 1})
+
+    @pick.autocomplete("slot")
+    async def _pick_slots(self, interaction: discord.Interaction, current: str
+                          ) -> list[Choice[int]]:
+        try:
+            combos = await self.service.combos(interaction.channel_id or 0, interaction.user.id)
+        except ServiceError:
+            return []
+        return _filter(current, [
+            Choice(name=(f"{c.slot + 1}. {c.label()}"
+                         + ("" if c.can_pick else " (not enough coins)"))[:100],
+                   value=c.slot + 1)
+            for c in combos])
+
+    @sw.command(name="conquer", description="Conquer a region with tokens in hand")
+    @app_commands.describe(region="Region id (the list shows legal targets and their cost)",
+                           ghouls="Conquer with your In Decline Ghouls")
+    async def conquer(self, interaction: discord.Interaction, region: int,
+                      ghouls: bool = False) -> None:
+        _channel(interaction)
+        action: dict[str, Any] = {"do": "conquer", "region": region}
+        if ghouls:
+            action["race"] = "decline"
+        await flow.run_action(interaction, action)
+
+    @conquer.autocomplete("region")
+    async def _conquer_regions(self, interaction: discord.Interaction, current: str
+                               ) -> list[Choice[int]]:
+        try:
+            targets = await self.service.targets(interaction.channel_id or 0, interaction.user.id)
+        except ServiceError:
+            return []
+        seen: dict[int, Choice[int]] = {}
+        for t in targets:
+            if t.verb.startswith("conquer") and t.region not in seen:
+                seen[t.region] = Choice(name=t.label()[:100], value=t.region)
+        return _filter(current, list(seen.values()))
+
+    @sw.command(name="reinforce", description="Final conquest: name a region, then roll the die")
+    @app_commands.describe(region="Region 1-3 tokens out of reach",
+                           ghouls="Attempt it with your In Decline Ghouls")
+    async def reinforce(self, interaction: discord.Interaction, region: int,
+                        ghouls: bool = False) -> None:
+        _channel(interaction)
+        action: dict[str, Any] = {"do": "reinforce", "region": region}
+        if ghouls:
+            action["race"] = "decline"
+        await flow.run_action(interaction, action)
+
+    @reinforce.autocomplete("region")
+    async def _reinforce_regions(self, interaction: discord.Interaction, current: str
+                                 ) -> list[Choice[int]]:
+        return await self._regions(interaction, current, "reinforce")
+
+    @sw.command(name="roll", description="Berserk: roll the die before your next conquest")
+    async def roll(self, interaction: discord.Interaction) -> None:
+        _channel(interaction)
+        await flow.run_action(interaction, {"do": "roll"})
+
+    @sw.command(name="abandon", description="Empty one of your regions (before any conquest)")
+    async def abandon(self, interaction: discord.Interaction, region: int) -> None:
+        _channel(interaction)
+        await flow.run_action(interaction, {"do": "abandon", "region": region})
+
+    @abandon.autocomplete("region")
+    async def _abandon_regions(self, interaction: discord.Interaction, current: str
+                               ) -> list[Choice[int]]:
+        return await self._regions(interaction, current, "abandon")
+
+    @sw.command(name="decline", description="Put your Active race into decline (ends the turn)")
+    async def decline(self, interaction: discord.Interaction) -> None:
+        _channel(interaction)
+        await flow.run_action(interaction, {"do": "decline"})
+
+    @sw.command(name="deploy", description="Put tokens from your hand on one of your regions")
+    @app_commands.describe(region="One of your regions", count="How many tokens")
+    async def deploy(self, interaction: discord.Interaction, region: int,
+                     count: app_commands.Range[int, 1, 30]) -> None:
+        _channel(interaction)
+        await flow.run_action(interaction, {"do": "deploy", "region": region, "count": count})
+
+    @deploy.autocomplete("region")
+    async def _deploy_regions(self, interaction: discord.Interaction, current: str
+                              ) -> list[Choice[int]]:
+        return await self._regions(interaction, current, "deploy")
+
+    @sw.command(name="move", description="Move tokens between your regions (redeployment)")
+    @app_commands.rename(from_="from")
+    @app_commands.describe(from_="Region to take tokens from", to="Region to put them on",
+                           count="How many tokens")
+    async def move(self, interaction: discord.Interaction, from_: int, to: int,
+                   count: app_commands.Range[int, 1, 30]) -> None:
+        _channel(interaction)
+        await flow.run_action(interaction, {"do": "move", "from": from_, "to": to,
+                                            "count": count})
+
+    @move.autocomplete("from_")
+    async def _move_from(self, interaction: discord.Interaction, current: str
+                         ) -> list[Choice[int]]:
+        return await self._regions(interaction, current, "move", key="from")
+
+    @move.autocomplete("to")
+    async def _move_to(self, interaction: discord.Interaction, current: str
+                       ) -> list[Choice[int]]:
+        src = getattr(interaction.namespace, "from", None)
+        match = {"from": src} if isinstance(src, int) else {}
+        return await self._regions(interaction, current, "move", key="to", **match)
+
+    @sw.command(name="end", description="End your turn (or your survivors' placement) and score")
+    async def end(self, interaction: discord.Interaction) -> None:
+        _channel(interaction)
+        await flow.run_action(interaction, {"do": "end"})
+
+    @sw.command(name="undo", description="Take back your last action (not past a die roll or draw)")
+    async def undo(self, interaction: discord.Interaction) -> None:
+        _channel(interaction)
+        await flow.run_undo(interaction)
+
+    # -- powers ---------------------------------------------------------------------------
+
+    @power.command(name="enchant", description="Sorcerers: convert a lone enemy token")
+    async def enchant(self, interaction: discord.Interaction, region: int) -> None:
+        _channel(interaction)
+        await flow.run_action(interaction, {"do": "enchant", "region": region})
+
+    @enchant.autocomplete("region")
+    async def _enchant_regions(self, interaction: discord.Interaction, current: str
+                               ) -> list[Choice[int]]:
+        return await self._regions(interaction, current, "enchant")
+
+    @power.command(name="dragon", description="Dragon Master: conquer with one token and the Dragon")
+    async def dragon(self, interaction: discord.Interaction, region: int) -> None:
+        _channel(interaction)
+        await flow.run_action(interaction, {"do": "dragon", "region": region})
+
+    @dragon.autocomplete("region")
+    async def _dragon_regions(self, interaction: discord.Interaction, current: str
+                              ) -> list[Choice[int]]:
+        return await self._regions(interaction, current, "dragon")
+
+    @power.command(name="place", description="Place a fortress, encampment, hero or troll lair")
+    @app_commands.choices(piece=[Choice(name=v, value=k) for k, v in PIECE_NAMES.items()])
+    async def place(self, interaction: discord.Interaction, piece: str, region: int) -> None:
+        _channel(interaction)
+        await flow.run_action(interaction, {"do": "place", "piece": piece, "region": region})
+
+    @place.autocomplete("region")
+    async def _place_regions(self, interaction: discord.Interaction, current: str
+                             ) -> list[Choice[int]]:
+        piece = getattr(interaction.namespace, "piece", None)
+        return await self._regions(interaction, current, "place",
+                                   **({"piece": piece} if piece else {}))
+
+    @power.command(name="ally", description="Diplomat: choose an opponent at peace with you")
+    async def ally(self, interaction: discord.Interaction, target: str) -> None:
+        _channel(interaction)
+        await flow.run_action(interaction, {"do": "ally", "target": target})
+
+    @ally.autocomplete("target")
+    async def _ally_targets(self, interaction: discord.Interaction, current: str
+                            ) -> list[Choice[str]]:
+        names = sorted({a["target"] for a in await self._legal(interaction)
+                        if a["do"] == "ally"})
+        return _filter(current, [Choice(name=n, value=n) for n in names])
+
+    # -- information ----------------------------------------------------------------------
+
+    @sw.command(name="map", description="Show the map of the game here")
+    async def map(self, interaction: discord.Interaction) -> None:
+        _channel(interaction)
+        await flow.show_map(interaction)
+
+    @sw.command(name="status", description="Whose turn it is and what they can do")
+    @app_commands.describe(public="Post it for everyone (default: only you see it)")
+    async def status(self, interaction: discord.Interaction, public: bool = False) -> None:
+        loaded, lines = await self.service.status(_channel(interaction))
+        view = None
+        if loaded.state is None:
+            view = lobby_view(loaded.game)
+        await send(interaction, flow._clip(lines), ephemeral=not public, view=view,
+                   allowed_mentions=NO_MENTIONS)
+
+    @sw.command(name="log", description="The last actions of the game here")
+    @app_commands.describe(count="How many actions (default 15)", public="Post it for everyone")
+    async def log_(self, interaction: discord.Interaction,
+                   count: app_commands.Range[int, 1, 50] = 15, public: bool = False) -> None:
+        lines = await self.service.history(_channel(interaction), count)
+        await send(interaction, flow._clip(lines) or "No actions yet.", ephemeral=not public,
+                   allowed_mentions=NO_MENTIONS)
+
+    @sw.command(name="score", description="Your coins (only you see them)")
+    async def score(self, interaction: discord.Interaction) -> None:
+        rows = await self.service.score(interaction.user.id)
+        here = interaction.channel_id
+        rows.sort(key=lambda r: r.game.channel_id != here)
+        if not rows:
+            await send(interaction, "You are not playing in any game right now.", ephemeral=True)
+            return
+        lines = []
+        for r in rows:
+            turn = " — your turn!" if r.is_your_turn else ""
+            lines.append(f"Game #{r.game.id} in <#{r.game.channel_id}> (round {r.round}): "
+                         f"**{r.coins}** coins{turn}")
+        await send(interaction, "\n".join(lines), ephemeral=True)
+
+    @sw.command(name="rules", description="Rule text for a race, a special power or a topic")
+    @app_commands.describe(race="A race", power="A special power", topic="A rules topic")
+    async def rules(self, interaction: discord.Interaction, race: str | None = None,
+                    power: str | None = None, topic: str | None = None) -> None:
+        await send(interaction, rules_text.lookup(race=race, power=power, topic=topic),
+                   ephemeral=True)
+
+    @rules.autocomplete("race")
+    async def _races(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+        return _filter(current, [Choice(name=r, value=r) for r in engine_data.RACES])
+
+    @rules.autocomplete("power")
+    async def _powers(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+        return _filter(current, [Choice(name=p, value=p) for p in engine_data.POWERS])
+
+    @rules.autocomplete("topic")
+    async def _topics(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+        return _filter(current, [Choice(name=t, value=t) for t in rules_text.TOPICS])
+
+    # -- moderators -----------------------------------------------------------------------
+
+    @mod.command(name="skip", description="Finish the current player's turn for them")
+    async def mod_skip(self, interaction: discord.Interaction) -> None:
+        channel_id = _channel(interaction)
+        self._require_mod(interaction)
+        outcome = await self.service.skip(channel_id, interaction.user.id)
+        await flow.announce(interaction, outcome)
+
+    @mod.command(name="kick", description="Remove a player (optionally hand the seat to someone)")
+    @app_commands.describe(member="The player to remove",
+                           replacement="Who takes over the seat (else its turns are skipped)")
+    async def mod_kick(self, interaction: discord.Interaction, member: discord.User,
+                       replacement: discord.User | None = None) -> None:
+        channel_id = _channel(interaction)
+        self._require_mod(interaction)
+        repl = (replacement.id, display_name(replacement)) if replacement else None
+        result = await self.service.kick(channel_id, interaction.user.id, member.id,
+                                         replacement=repl)
+        if isinstance(result, GameRow):  # still a lobby
+            await send(interaction, flow.lobby_content(result, f"{member.mention} was removed."),
+                       view=lobby_view(result), allowed_mentions=NO_MENTIONS)
+        else:
+            await flow.announce(interaction, result)
+
+    @mod.command(name="end", description="Stop the game or lobby in this channel")
+    async def mod_end(self, interaction: discord.Interaction) -> None:
+        channel_id = _channel(interaction)
+        self._require_mod(interaction)
+        game = await self.service.end(channel_id, interaction.user.id)
+        await send(interaction, f"Game #{game.id} was ended by a moderator. "
+                                "Start a new one with `/sw new`.")
+
+    @mod.command(name="undo", description="Take back the last actions, whoever made them")
+    @app_commands.describe(count="How many actions (default 1)")
+    async def mod_undo(self, interaction: discord.Interaction,
+                       count: app_commands.Range[int, 1, 50] = 1) -> None:
+        channel_id = _channel(interaction)
+        self._require_mod(interaction)
+        outcome = await self.service.mod_undo(channel_id, interaction.user.id, count)
+        await flow.announce(interaction, outcome)
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(Game(bot))
+
+
+__all__ = ["Game", "NoGameHere", "setup"]

@@ -1,0 +1,992 @@
+"""The game service: lobbies, turns, undo and moderation on top of the engine and the store.
+
+One writer per channel: every change runs under the channel's asyncio.Lock (load, apply,
+append, commit). Methods return plain data (GameRow, Outcome, ...) and never touch discord
+objects; refusals are ServiceError subclasses whose `.message` a player can act on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import re
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import engine
+from bot import text
+from bot.store import ChannelBusy, GameRow, GameStatus, Seat, Store, VersionConflict
+from engine import data as engine_data
+
+log = logging.getLogger(__name__)
+
+MIN_PLAYERS = 2
+MAX_PLAYERS = 5
+MAX_SKIP_STEPS = 80
+NAME_LIMIT = 24
+
+
+# -- errors ---------------------------------------------------------------------------------
+
+
+class ServiceError(Exception):
+    """A refusal with a sentence for the player (what went wrong and what to do)."""
+
+    code = "refused"
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class NoGameHere(ServiceError):
+    code = "no_game"
+
+
+class NotSeated(ServiceError):
+    code = "not_seated"
+
+
+class NotYourTurn(ServiceError):
+    code = "not_your_turn"
+
+
+class StaleVersion(ServiceError):
+    code = "stale"
+
+
+class LobbyError(ServiceError):
+    code = "lobby"
+
+
+class NotAllowed(ServiceError):
+    code = "not_allowed"
+
+
+class NothingToUndo(ServiceError):
+    code = "nothing_to_undo"
+
+
+class RuleBroken(ServiceError):
+    """The engine refused the action (RulesViolation or InvalidAction); `.rule_code` is its code."""
+
+    code = "rule"
+
+    def __init__(self, message: str, rule_code: str) -> None:
+        super().__init__(message)
+        self.rule_code = rule_code
+
+
+STALE_MESSAGE = "This board is out of date: the game has moved on. Use `/sw status` for the current one."
+
+
+# -- results --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Loaded:
+    game: GameRow
+    state: Any  # engine.GameState
+
+    @property
+    def version(self) -> int:
+        return self.game.version
+
+
+@dataclass(slots=True)
+class Outcome:
+    """What one accepted command changed, ready for the cog to announce."""
+
+    game: GameRow
+    state: Any
+    events: list[dict[str, Any]]
+    public: list[str]  # summary lines for the channel: no coin totals, no income
+    private: dict[int, list[str]]  # user id -> lines only that user may see (coins)
+    turn_ended: bool
+    finished: bool
+    turn_started: bool
+    actor: str | None  # engine name of who must act now (None when finished)
+    actor_id: int | None
+    previous_actor_id: int | None  # whose action this was
+    scored: dict[int, dict[str, int]] = field(default_factory=dict)  # user -> income/coins
+    highlight: tuple[int, ...] = ()  # regions conquered in the turn that just ended
+
+    @property
+    def version(self) -> int:
+        return self.game.version
+
+    @property
+    def game_id(self) -> int:
+        return self.game.id
+
+
+@dataclass(frozen=True, slots=True)
+class ComboChoice:
+    slot: int
+    race: str
+    power: str
+    tokens: int
+    cost: int
+    coins: int
+    can_pick: bool
+
+    def label(self) -> str:
+        return text.combo_label(self.race, self.power, self.tokens, self.cost, self.coins)
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    """A region the actor may attack now; `cost` is the tokens it takes (None: unknown)."""
+
+    region: int
+    verb: str  # conquer | reinforce | dragon | enchant
+    cost: int | None
+    terrain: str
+    holder: str  # "empty", "lost tribe", or "<player>'s <Race>"
+    action: dict[str, Any]
+
+    def label(self) -> str:
+        return text.target_label(self.region, self.verb, self.cost, self.terrain, self.holder)
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """Any other legal action, labelled for a menu or button."""
+
+    label: str
+    action: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Panel:
+    """The actor's options right now, for the turn panel view."""
+
+    game_id: int
+    version: int
+    actor: str | None
+    actor_id: int | None
+    stage: str
+    picks: tuple[ComboChoice, ...]
+    targets: tuple[Target, ...]
+    deploys: tuple[Choice, ...]
+    powers: tuple[Choice, ...]
+    abandons: tuple[Choice, ...]
+    can_roll: bool
+    can_decline: bool
+    can_end: bool
+    can_undo: bool
+    is_defender: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreLine:
+    game: GameRow
+    name: str
+    coins: int | None
+    round: int | None
+    is_your_turn: bool
+
+
+# -- helpers --------------------------------------------------------------------------------
+
+
+def engine_name(display_name: str, taken: Iterable[str]) -> str:
+    """A short unique seat name from a display name (engine events use it)."""
+    name = re.sub(r"\s+", " ", display_name).strip()
+    name = "".join(ch for ch in name if ch.isprintable() and ch not in "`*_~|<>@#:\\")
+    name = name[:NAME_LIMIT].strip() or "player"
+    taken_set = {t.casefold() for t in taken}
+    candidate, n = name, 2
+    while candidate.casefold() in taken_set:
+        suffix = f" {n}"
+        candidate = name[: NAME_LIMIT - len(suffix)] + suffix
+        n += 1
+    return candidate
+
+
+def _dump(action: Any) -> dict[str, Any]:
+    return action.model_dump(mode="json") if hasattr(action, "model_dump") else dict(action)
+
+
+def _events_of(step: Any) -> list[dict[str, Any]]:
+    return [dict(e) for e in getattr(step, "events", ())]
+
+
+BOUNDARY_EVENTS = frozenset({"turn_ended", "turn_started", "game_over"})
+
+
+def _is_boundary(events: Sequence[dict[str, Any]]) -> bool:
+    """The step ended or started a turn (snapshot here; undo never crosses it)."""
+    return any(e.get("type") in BOUNDARY_EVENTS for e in events)
+
+
+def _has(events: Sequence[dict[str, Any]], *types: str) -> bool:
+    return any(e.get("type") in types for e in events)
+
+
+def board_for(n_players: int) -> str:
+    return f"official-{n_players}p"
+
+
+# -- the service ----------------------------------------------------------------------------
+
+
+class GameService:
+    """Lobbies and games, one per channel; the store is the source of truth."""
+
+    def __init__(self, store: Store, *, rng: random.Random | None = None) -> None:
+        self.store = store
+        self._rng = rng or random.SystemRandom()
+        self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self._cache: dict[int, Loaded] = {}  # channel id -> last loaded state
+        self._costs: dict[tuple[int, int], tuple[Target, ...]] = {}
+
+    def lock(self, channel_id: int) -> asyncio.Lock:
+        return self._locks[channel_id]
+
+    # -- loading --------------------------------------------------------------------------
+
+    async def _open_game(self, channel_id: int) -> GameRow:
+        game = await self.store.open_game(channel_id)
+        if game is None:
+            raise NoGameHere("There is no game in this channel. Start one with `/sw new`.")
+        return game
+
+    async def _active(self, channel_id: int) -> Loaded:
+        game = await self._open_game(channel_id)
+        if game.status is not GameStatus.ACTIVE:
+            raise NoGameHere(
+                "The game in this channel has not started yet: join with `/sw join`, then the "
+                "opener uses `/sw start`."
+            )
+        return await self._load(game)
+
+    async def _load(self, game: GameRow) -> Loaded:
+        cached = self._cache.get(game.channel_id)
+        if cached and cached.game.id == game.id and cached.game.version == game.version:
+            loaded = Loaded(game, cached.state)
+        else:
+            loaded = Loaded(game, await self.rebuild(game.id))
+        self._cache[game.channel_id] = loaded
+        return loaded
+
+    async def rebuild(self, game_id: int, upto: int | None = None) -> Any:
+        """The state after `upto` actions: last snapshot + later actions through engine.apply."""
+        gl = await self.store.log(game_id, upto)
+        if gl.snapshot is not None:
+            state = engine.load_state(gl.snapshot)
+        else:
+            state = self._new_state(gl.game)
+        for row in gl.actions:
+            state = engine.apply(state, engine.parse_action(row.action)).state
+        return state
+
+    @staticmethod
+    def _new_state(game: GameRow) -> Any:
+        board = game.board or board_for(len(game.players))
+        return engine.new_game(
+            board, [s.name for s in game.players], game.seed, game.options.get("engine") or None
+        )
+
+    async def view(self, channel_id: int) -> Loaded:
+        """The active game of a channel and its current state (read-only)."""
+        async with self.lock(channel_id):
+            return await self._active(channel_id)
+
+    async def last_view(self, channel_id: int) -> Loaded:
+        """The active game, or else the channel's most recent started game."""
+        async with self.lock(channel_id):
+            game = await self.store.open_game(channel_id)
+            if game is None or game.status is not GameStatus.ACTIVE:
+                last = await self.store.last_game(channel_id, started=True)
+                if last is None or last.status.is_open:
+                    raise NoGameHere("There is no started game in this channel. "
+                                     "Start one with `/sw new`.")
+                game = last
+            return await self._load(game)
+
+    async def lobby(self, channel_id: int) -> GameRow:
+        return await self._open_game(channel_id)
+
+    # -- lobby ----------------------------------------------------------------------------
+
+    async def open_lobby(
+        self,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        user_id: int,
+        name: str,
+        players: int | None = None,
+        board: str | None = None,
+        seed: int | None = None,
+        options: dict[str, Any] | None = None,
+    ) -> GameRow:
+        """Open a lobby in the channel; the opener takes the first seat."""
+        if players is not None and not MIN_PLAYERS <= players <= MAX_PLAYERS:
+            raise LobbyError(f"Small World is for {MIN_PLAYERS} to {MAX_PLAYERS} players; "
+                             f"you asked for {players}.")
+        if board is not None:
+            if board not in engine_data.BOARD_IDS:
+                raise LobbyError(f"There is no board {board!r}; choose one of "
+                                 f"{', '.join(engine_data.BOARD_IDS)}.")
+            n_board = engine_data.board(board).players
+            if players is not None and players != n_board:
+                raise LobbyError(f"The board {board} is for {n_board} players, not {players}. "
+                                 "Leave out `players` or pick the matching board.")
+            players = n_board
+        if seed is None:
+            seed = self._rng.randrange(1, 2**31)
+        opts = dict(options or {})
+        if players is not None:
+            opts["max_players"] = players
+        async with self.lock(channel_id):
+            try:
+                return await self.store.create_game(
+                    guild_id=guild_id,
+                    channel_id=channel_id,
+                    seed=seed,
+                    board=board,
+                    players=[Seat(user_id, engine_name(name, ()))],
+                    options=opts,
+                    opener_id=user_id,
+                )
+            except ChannelBusy:
+                raise LobbyError(
+                    "This channel already has a game. Join it with `/sw join`, or play in "
+                    "another channel."
+                ) from None
+
+    async def join(self, channel_id: int, user_id: int, name: str) -> GameRow:
+        async with self.lock(channel_id):
+            game = await self._open_game(channel_id)
+            if game.status is not GameStatus.LOBBY:
+                raise LobbyError("This game has already started; wait for the next one.")
+            if game.seat_of(user_id):
+                raise LobbyError("You are already in this game. Wait for the opener to start it.")
+            limit = game.options.get("max_players", MAX_PLAYERS)
+            if len(game.players) >= limit:
+                raise LobbyError(f"The game is full ({limit} players).")
+            seat = Seat(user_id, engine_name(name, [s.name for s in game.players]))
+            return await self.store.update_lobby(game.id, players=[*game.players, seat])
+
+    async def leave(self, channel_id: int, user_id: int) -> GameRow:
+        """Leave a lobby; the last player leaving closes it (status ended)."""
+        async with self.lock(channel_id):
+            game = await self._open_game(channel_id)
+            if game.status is not GameStatus.LOBBY:
+                raise LobbyError("The game has started; a moderator can remove you with "
+                                 "`/sw mod kick`.")
+            if not game.seat_of(user_id):
+                raise NotSeated("You are not in this lobby.")
+            seats = [s for s in game.players if s.user_id != user_id]
+            opener = seats[0].user_id if seats and user_id == game.opener_id else None
+            game = await self.store.update_lobby(game.id, players=seats, opener_id=opener)
+            if not seats:
+                await self.store.set_status(game.id, GameStatus.ENDED)
+                game = await self.store.get_game(game.id)
+            return game
+
+    async def start(self, channel_id: int, user_id: int, *, is_mod: bool = False) -> Outcome:
+        """Start the lobby: the seat order (and so the start player) is shuffled by the seed."""
+        async with self.lock(channel_id):
+            game = await self._open_game(channel_id)
+            if game.status is not GameStatus.LOBBY:
+                raise LobbyError("The game has already started. Use `/sw status`.")
+            if user_id != game.opener_id and not is_mod:
+                raise NotAllowed("Only the player who opened the lobby or a moderator can "
+                                 "start the game.")
+            n = len(game.players)
+            wanted = game.options.get("max_players")
+            if n < MIN_PLAYERS:
+                raise LobbyError(f"At least {MIN_PLAYERS} players are needed; {n} joined. "
+                                 "Ask someone to `/sw join`.")
+            if game.board and engine_data.board(game.board).players != n:
+                raise LobbyError(f"The board {game.board} needs {wanted} players; {n} joined.")
+            board = game.board or board_for(n)
+            seats = list(game.players)
+            random.Random(game.seed).shuffle(seats)
+            state = engine.new_game(
+                board, [s.name for s in seats], game.seed, game.options.get("engine") or None
+            )
+            try:
+                game = await self.store.start_game(
+                    game.id, board=board, players=seats, state=engine.dump_state(state)
+                )
+            except VersionConflict:
+                raise StaleVersion("The game was started a moment ago.") from None
+            self._cache[channel_id] = Loaded(game, state)
+            return Outcome(
+                game=game,
+                state=state,
+                events=[],
+                public=[text.started_line(board, [s.name for s in seats])],
+                private={},
+                turn_ended=False,
+                finished=False,
+                turn_started=True,
+                actor=state.actor,
+                actor_id=self._user_of(game, state.actor),
+                previous_actor_id=None,
+            )
+
+    # -- playing --------------------------------------------------------------------------
+
+    @staticmethod
+    def _user_of(game: GameRow, name: str | None) -> int | None:
+        if name is None:
+            return None
+        seat = game.seat_named(name)
+        return seat.user_id if seat and seat.user_id else None
+
+    @staticmethod
+    def _seat(game: GameRow, user_id: int) -> Seat:
+        seat = game.seat_of(user_id)
+        if seat is None:
+            raise NotSeated("You are not playing in this game. Watch along, or join the next "
+                            "one with `/sw new` / `/sw join`.")
+        return seat
+
+    def _check_actor(self, loaded: Loaded, seat: Seat) -> None:
+        state = loaded.state
+        if state.finished:
+            raise NotYourTurn("The game is over. Start a new one with `/sw new`.")
+        if state.actor != seat.name:
+            actor_id = self._user_of(loaded.game, state.actor)
+            who = f"<@{actor_id}>" if actor_id else f"**{state.actor}**"
+            raise NotYourTurn(f"It is not your turn: {who} must act now. "
+                              "You will be pinged when it is yours.")
+
+    def _parse(self, seat: Seat, action: Any) -> Any:
+        obj = _dump(action)
+        obj["player"] = seat.name
+        try:
+            return engine.parse_action(obj)
+        except engine.InvalidAction as exc:
+            raise RuleBroken(f"{exc.message} Try `/sw status` to see what you can do.",
+                             exc.code) from None
+
+    def _apply(self, state: Any, action: Any) -> Any:
+        try:
+            return engine.apply(state, action)
+        except engine.RulesViolation as exc:
+            raise RuleBroken(text.violation(exc.message), exc.code) from None
+        except engine.InvalidAction as exc:
+            raise RuleBroken(text.violation(exc.message), exc.code) from None
+
+    async def _commit(
+        self, loaded: Loaded, action: Any, step: Any, actor_id: int | None
+    ) -> Loaded:
+        """Append one applied action (and, at turn boundaries, a snapshot) in one transaction."""
+        events = _events_of(step)
+        new_state = step.state
+        ends = _is_boundary(events)
+        finished = bool(new_state.finished)
+        seq = loaded.version + 1
+        try:
+            await self.store.append(
+                loaded.game.id,
+                seq,
+                _dump(action),
+                actor_id=actor_id,
+                player=getattr(action, "player", None),
+                events=events,
+                reveals=bool(getattr(step, "reveals", False)),
+                ends_turn=ends,
+                snapshot=engine.dump_state(new_state) if ends or finished else None,
+                status=GameStatus.FINISHED if finished else None,
+            )
+        except VersionConflict:
+            self._cache.pop(loaded.game.channel_id, None)
+            raise StaleVersion(STALE_MESSAGE) from None
+        game = await self.store.get_game(loaded.game.id)
+        assert game is not None
+        new = Loaded(game, new_state)
+        self._cache[game.channel_id] = new
+        return new
+
+    def _outcome(self, after: Loaded, events: list[dict[str, Any]], by: int | None) -> Outcome:
+        game, state = after.game, after.state
+        names = {s.name: s.user_id for s in game.players}
+        public = text.describe_events(engine.public_events(events))
+        private: dict[int, list[str]] = defaultdict(list)
+        scored: dict[int, dict[str, int]] = {}
+        for ev in events:
+            if not ev.get("private"):
+                continue
+            uid = names.get(ev.get("player", ""))
+            if not uid:
+                continue
+            private[uid].append(text.describe_private(ev))
+            if ev.get("type") == "scored":
+                scored[uid] = {"income": int(ev.get("income", 0)), "coins": int(ev.get("coins", 0))}
+        return Outcome(
+            game=game,
+            state=state,
+            events=events,
+            public=public,
+            private=dict(private),
+            turn_ended=_has(events, "turn_ended", "game_over"),
+            turn_started=_has(events, "turn_started"),
+            finished=bool(state.finished),
+            actor=state.actor,
+            actor_id=self._user_of(game, state.actor),
+            previous_actor_id=by,
+            scored=scored,
+        )
+
+    async def act(
+        self,
+        channel_id: int,
+        user_id: int,
+        action: Any,
+        *,
+        game_id: int | None = None,
+        version: int | None = None,
+    ) -> Outcome:
+        """Apply one action of the seated user who must act now; commit before returning.
+
+        `action` is an engine Action or its protocol dict (the "player" field is filled in from
+        the seat). With `game_id`/`version` (from a button) a newer game state is refused as
+        stale instead of applying the click to a board the user did not see.
+        """
+        async with self.lock(channel_id):
+            loaded = await self._active(channel_id)
+            if (game_id is not None and game_id != loaded.game.id) or (
+                version is not None and version != loaded.version
+            ):
+                raise StaleVersion(STALE_MESSAGE)
+            seat = self._seat(loaded.game, user_id)
+            self._check_actor(loaded, seat)
+            parsed = self._parse(seat, action)
+            step = self._apply(loaded.state, parsed)
+            after = await self._commit(loaded, parsed, step, user_id)
+            events = _events_of(step)
+            after, more = await self._autoplay_vacant(after)
+            out = self._outcome(after, events + more, user_id)
+            if out.turn_ended:
+                out.highlight = await self._turn_conquests(after.game.id)
+            return out
+
+    async def _turn_conquests(self, game_id: int) -> tuple[int, ...]:
+        """Regions conquered during the turn that ended with the latest action."""
+        rows = await self.store.recent_actions(game_id, 200)
+        regions: list[int] = []
+        for i, row in enumerate(reversed(rows)):
+            if i > 0 and row.ends_turn and any(e.get("type") == "turn_ended" for e in row.events):
+                break
+            regions += [e["region"] for e in row.events
+                        if e.get("type") == "conquered" and isinstance(e.get("region"), int)]
+        return tuple(dict.fromkeys(reversed(regions)))
+
+    # -- undo -----------------------------------------------------------------------------
+
+    async def undoable(self, channel_id: int, user_id: int) -> int:
+        """How many of the user's latest actions can be taken back now."""
+        async with self.lock(channel_id):
+            loaded = await self._active(channel_id)
+            seat = self._seat(loaded.game, user_id)
+            return await self._n_undoable(loaded, seat)
+
+    async def _n_undoable(self, loaded: Loaded, seat: Seat) -> int:
+        if loaded.state.finished or loaded.state.actor != seat.name:
+            return 0
+        n = 0
+        for row in reversed(await self.store.recent_actions(loaded.game.id, 100)):
+            if row.player != seat.name or row.reveals or row.ends_turn:
+                break
+            n += 1
+        return n
+
+    async def undo(
+        self, channel_id: int, user_id: int, *, steps: int = 1, version: int | None = None
+    ) -> Outcome:
+        """Take back the user's own last action(s) since the last die roll, draw or turn start."""
+        if steps < 1:
+            raise NothingToUndo("Undo at least one action.")
+        async with self.lock(channel_id):
+            loaded = await self._active(channel_id)
+            if version is not None and version != loaded.version:
+                raise StaleVersion(STALE_MESSAGE)
+            seat = self._seat(loaded.game, user_id)
+            self._check_actor(loaded, seat)
+            n = await self._n_undoable(loaded, seat)
+            if n == 0:
+                raise NothingToUndo(
+                    "There is nothing of yours to undo: undo stops at the start of your turn "
+                    "and at every die roll or combo draw."
+                )
+            steps = min(steps, n)
+            return await self._truncate(loaded, steps, by=user_id, who=seat.name)
+
+    async def _truncate(self, loaded: Loaded, steps: int, *, by: int | None, who: str) -> Outcome:
+        keep = loaded.version - steps
+        removed = await self.store.actions(loaded.game.id, after=keep)
+        try:
+            await self.store.truncate(loaded.game.id, keep, expected=loaded.version)
+        except VersionConflict:
+            raise StaleVersion(STALE_MESSAGE) from None
+        self._cache.pop(loaded.game.channel_id, None)
+        self._costs = {k: v for k, v in self._costs.items() if k[0] != loaded.game.id}
+        game = await self.store.get_game(loaded.game.id)
+        assert game is not None
+        after = Loaded(game, await self.rebuild(game.id))
+        self._cache[game.channel_id] = after
+        out = self._outcome(after, [], by)
+        out.public = [text.undo_line(who, [r.action for r in removed])]
+        return out
+
+    # -- moderation -----------------------------------------------------------------------
+
+    async def mod_undo(self, channel_id: int, mod_id: int, steps: int = 1) -> Outcome:
+        """Moderator: take back the last `steps` actions of the game, whoever made them."""
+        async with self.lock(channel_id):
+            loaded = await self._active(channel_id)
+            if loaded.version == 0:
+                raise NothingToUndo("No action has been played yet.")
+            steps = max(1, min(steps, loaded.version))
+            return await self._truncate(loaded, steps, by=mod_id, who="A moderator")
+
+    async def skip(self, channel_id: int, mod_id: int) -> Outcome:
+        """Moderator: finish the current actor's turn (or survivor placement) for them."""
+        async with self.lock(channel_id):
+            loaded = await self._active(channel_id)
+            if loaded.state.finished:
+                raise NothingToUndo("The game is over.")
+            who = loaded.state.actor
+            after, events = await self._play_out(loaded, mod_id)
+            after, more = await self._autoplay_vacant(after)
+            out = self._outcome(after, events + more, mod_id)
+            out.public.insert(0, text.skipped_line(who))
+            return out
+
+    async def _play_out(self, loaded: Loaded, actor_id: int | None) -> tuple[Loaded, list[dict]]:
+        """Apply the plainest legal actions until someone else must act."""
+        who = loaded.state.actor
+        events: list[dict[str, Any]] = []
+        for _ in range(MAX_SKIP_STEPS):
+            if loaded.state.finished or loaded.state.actor != who:
+                break
+            action = _skip_action(engine.legal_actions(loaded.state))
+            if action is None:
+                log.warning("game %s: no legal action to skip %s", loaded.game.id, who)
+                break
+            step = engine.apply(loaded.state, action)
+            loaded = await self._commit(loaded, action, step, actor_id)
+            events.extend(_events_of(step))
+        return loaded, events
+
+    async def _autoplay_vacant(self, loaded: Loaded) -> tuple[Loaded, list[dict]]:
+        vacant = set(loaded.game.options.get("vacant", []))
+        events: list[dict[str, Any]] = []
+        guard = 0
+        while vacant and not loaded.state.finished and loaded.state.actor in vacant:
+            loaded, more = await self._play_out(loaded, None)
+            events.extend(more)
+            guard += 1
+            if guard > 50:
+                break
+        return loaded, events
+
+    async def kick(
+        self,
+        channel_id: int,
+        mod_id: int,
+        user_id: int,
+        *,
+        replacement: tuple[int, str] | None = None,
+    ) -> Outcome | GameRow:
+        """Moderator: remove a player. In a lobby the seat goes; in a game a replacement takes
+        the seat, or without one the seat is vacant and its turns are skipped."""
+        async with self.lock(channel_id):
+            game = await self._open_game(channel_id)
+            seat = game.seat_of(user_id)
+            if seat is None:
+                raise NotSeated("That member has no seat in this game.")
+            if game.status is GameStatus.LOBBY:
+                seats = [s for s in game.players if s.user_id != user_id]
+                return await self.store.update_lobby(game.id, players=seats)
+            loaded = await self._load(game)
+            if replacement is not None:
+                new_id, _ = replacement
+                if game.seat_of(new_id):
+                    raise LobbyError("The replacement already has a seat in this game.")
+                seats = [Seat(new_id, s.name) if s.user_id == user_id else s
+                         for s in game.players]
+                await self.store.set_players(game.id, seats)
+                line = text.replaced_line(seat.name, new_id)
+            else:
+                seats = [Seat(0, s.name) if s.user_id == user_id else s for s in game.players]
+                opts = dict(game.options)
+                opts["vacant"] = sorted({*opts.get("vacant", []), seat.name})
+                await self.store.set_players(game.id, seats)
+                await self._set_options(game.id, opts)
+                line = text.vacated_line(seat.name)
+            game = await self.store.get_game(game.id)
+            assert game is not None
+            loaded = Loaded(game, loaded.state)
+            self._cache[channel_id] = loaded
+            after, events = await self._autoplay_vacant(loaded)
+            out = self._outcome(after, events, mod_id)
+            out.public.insert(0, line)
+            return out
+
+    async def _set_options(self, game_id: int, options: dict[str, Any]) -> None:
+        await self.store.set_options(game_id, options)
+
+    async def end(self, channel_id: int, mod_id: int) -> GameRow:
+        """Moderator: stop the channel's game or lobby without a result."""
+        async with self.lock(channel_id):
+            game = await self._open_game(channel_id)
+            await self.store.set_status(game.id, GameStatus.ENDED)
+            self._cache.pop(channel_id, None)
+            ended = await self.store.get_game(game.id)
+            assert ended is not None
+            return ended
+
+    # -- what can be done now -------------------------------------------------------------
+
+    async def legal(self, channel_id: int, user_id: int) -> list[Any]:
+        """The user's legal actions now (empty when someone else must act)."""
+        async with self.lock(channel_id):
+            loaded = await self._active(channel_id)
+            seat = loaded.game.seat_of(user_id)
+            if seat is None or loaded.state.finished or loaded.state.actor != seat.name:
+                return []
+            return list(engine.legal_actions(loaded.state))
+
+    async def panel(self, channel_id: int) -> Panel:
+        """Everything the actor can do now, labelled for menus and buttons."""
+        async with self.lock(channel_id):
+            loaded = await self._active(channel_id)
+            return await self._panel(loaded)
+
+    async def _panel(self, loaded: Loaded) -> Panel:
+        state = loaded.state
+        game = loaded.game
+        if state.finished:
+            return Panel(game.id, loaded.version, None, None, "finished", (), (), (), (), (),
+                         False, False, False, False, False)
+        legal = [_dump(a) for a in engine.legal_actions(state)]
+        obs = engine.observe(state, None)
+        verbs = {a["do"] for a in legal}
+        # every slot is offered: which ones the actor can afford would hint at their coins
+        everyone = [{"do": "pick", "slot": i} for i in range(len(obs.get("row", [])))]
+        picks = tuple(self._combos(obs, everyone)) if "pick" in verbs else ()
+        targets = self._targets(loaded, legal, obs)
+        deploys = tuple(_deploy_choices(legal))
+        powers = tuple(_power_choices(legal))
+        abandons = tuple(
+            Choice(f"Abandon region {a['region']}", a) for a in legal if a["do"] == "abandon"
+        )
+        seat = game.seat_named(state.actor) if state.actor else None
+        n_undo = await self._n_undoable(loaded, seat) if seat else 0
+        current = obs.get("current")
+        return Panel(
+            game_id=game.id,
+            version=loaded.version,
+            actor=state.actor,
+            actor_id=self._user_of(game, state.actor),
+            stage=str(obs.get("stage", "")),
+            picks=picks,
+            targets=targets,
+            deploys=deploys,
+            powers=powers,
+            abandons=abandons,
+            can_roll="roll" in verbs,
+            can_decline="decline" in verbs,
+            can_end="end" in verbs,
+            can_undo=n_undo > 0,
+            is_defender=current is not None and current != state.actor,
+        )
+
+    @staticmethod
+    def _combos(obs: dict[str, Any], legal: list[dict[str, Any]]) -> list[ComboChoice]:
+        pickable = {a["slot"] for a in legal if a["do"] == "pick"}
+        races, powers = engine_data.races(), engine_data.powers()
+        out = []
+        for slot, combo in enumerate(obs.get("row", [])):
+            race, power = combo.get("race", "?"), combo.get("power", "?")
+            tokens = combo.get("tokens")
+            if tokens is None:
+                tokens = (races[race].tokens if race in races else 0) + (
+                    powers[power].tokens if power in powers else 0
+                )
+            coins = combo.get("coins_on_combo", combo.get("coins", 0))
+            out.append(ComboChoice(slot, race, power, int(tokens), int(combo.get("cost", slot)),
+                                   int(coins), slot in pickable))
+        return out
+
+    def _targets(
+        self, loaded: Loaded, legal: list[dict[str, Any]], obs: dict[str, Any]
+    ) -> tuple[Target, ...]:
+        key = (loaded.game.id, loaded.version)
+        if key in self._costs:
+            return self._costs[key]
+        regions = obs.get("regions", {})
+        board = loaded.state.board
+        out = []
+        for a in legal:
+            if a["do"] not in ("conquer", "reinforce", "dragon", "enchant"):
+                continue
+            rid = a["region"]
+            cost = None
+            if a["do"] == "conquer":
+                cost = _trial_cost(loaded.state, a)
+            out.append(Target(
+                region=rid,
+                verb=a["do"] if a.get("race") != "decline" else f"{a['do']} (in decline)",
+                cost=cost,
+                terrain=board.regions[rid].terrain if rid < len(board.regions) else "?",
+                holder=text.holder(regions.get(str(rid))),
+                action={k: v for k, v in a.items() if k != "player"},
+            ))
+        out.sort(key=lambda t: (t.verb != "conquer", t.cost if t.cost is not None else 99,
+                                t.region))
+        result = tuple(out)
+        if len(self._costs) > 256:
+            self._costs.clear()
+        self._costs[key] = result
+        return result
+
+    async def targets(self, channel_id: int, user_id: int) -> tuple[Target, ...]:
+        """Regions the user may attack now, with their cost (autocomplete for /sw conquer)."""
+        async with self.lock(channel_id):
+            loaded = await self._active(channel_id)
+            seat = loaded.game.seat_of(user_id)
+            if seat is None or loaded.state.actor != seat.name:
+                return ()
+            legal = [_dump(a) for a in engine.legal_actions(loaded.state)]
+            return self._targets(loaded, legal, engine.observe(loaded.state, None))
+
+    async def combos(self, channel_id: int, user_id: int | None = None) -> list[ComboChoice]:
+        """The visible combo row (autocomplete for /sw pick). `can_pick` reflects the user's
+        own coins only when the user is the one to pick; otherwise every slot shows True."""
+        async with self.lock(channel_id):
+            loaded = await self._active(channel_id)
+            state = loaded.state
+            seat = loaded.game.seat_of(user_id) if user_id is not None else None
+            if seat is not None and not state.finished and state.actor == seat.name:
+                legal = [_dump(a) for a in engine.legal_actions(state)]
+            else:
+                legal = [{"do": "pick", "slot": i} for i in range(len(state.row))]
+            return self._combos(engine.observe(state, None), legal)
+
+    # -- reading --------------------------------------------------------------------------
+
+    async def score(self, user_id: int, channel_id: int | None = None) -> list[ScoreLine]:
+        """The user's coins in every active game they sit in (or only this channel's)."""
+        games = await self.store.games_with(user_id)
+        if channel_id is not None:
+            games = [g for g in games if g.channel_id == channel_id]
+        out = []
+        for game in games:
+            async with self.lock(game.channel_id):
+                loaded = await self._load(game)
+            seat = game.seat_of(user_id)
+            assert seat is not None
+            obs = engine.observe(loaded.state, seat.name)
+            me = obs.get("players", {}).get(seat.name, {})
+            out.append(ScoreLine(game, seat.name, me.get("coins"), obs.get("round"),
+                                 loaded.state.actor == seat.name))
+        return out
+
+    async def status(self, channel_id: int) -> tuple[Loaded, list[str]]:
+        """Public status lines: round, whose turn, what they can do."""
+        async with self.lock(channel_id):
+            game = await self._open_game(channel_id)
+            if game.status is GameStatus.LOBBY:
+                return Loaded(game, None), text.lobby_lines(game)
+            loaded = await self._load(game)
+            obs = engine.observe(loaded.state, None)
+            legal = ([] if loaded.state.finished else
+                     [_dump(a) for a in engine.legal_actions(loaded.state)])
+            return loaded, text.status_lines(game, obs, legal)
+
+    async def history(self, channel_id: int, limit: int = 15) -> list[str]:
+        """The last actions of the channel's game, public lines only."""
+        async with self.lock(channel_id):
+            game = await self.store.open_game(channel_id) or await self.store.last_game(
+                channel_id)
+            if game is None:
+                raise NoGameHere("There is no game in this channel. Start one with `/sw new`.")
+            rows = await self.store.recent_actions(game.id, limit)
+        lines = []
+        for row in rows:
+            summary = text.describe_events(engine.public_events(row.events))
+            lines.append(text.log_line(row.seq, row.action, summary))
+        return lines
+
+    async def final(self, channel_id: int) -> tuple[Loaded, dict[str, Any]]:
+        """The channel's last started game with every coin total (for the end-of-game reveal)."""
+        loaded = await self.last_view(channel_id)
+        if not loaded.state.finished:
+            raise NotAllowed("Coin totals stay secret until the game is over.")
+        return loaded, engine.observe(loaded.state, None, reveal_all=True)
+
+
+def _trial_cost(state: Any, action: dict[str, Any]) -> int | None:
+    """Tokens a conquest takes: read from the engine by applying it to a throwaway copy."""
+    try:
+        step = engine.apply(state, engine.parse_action(action))
+    except engine.EngineError:
+        return None
+    for ev in _events_of(step):
+        if ev.get("type") == "conquered" and "tokens" in ev:
+            return int(ev["tokens"])
+    return None
+
+
+def _deploy_choices(legal: list[dict[str, Any]]) -> list[Choice]:
+    """One "put N on region R" per region: the largest count offered there."""
+    best: dict[int, dict[str, Any]] = {}
+    for a in legal:
+        if a["do"] == "deploy" and a["count"] > best.get(a["region"], {"count": 0})["count"]:
+            best[a["region"]] = a
+    out = []
+    for region, a in sorted(best.items()):
+        clean = {k: v for k, v in a.items() if k != "player"}
+        n = a["count"]
+        out.append(Choice(f"Put {n} token{'s' if n != 1 else ''} on region {region}", clean))
+    return out
+
+
+def _power_choices(legal: list[dict[str, Any]]) -> list[Choice]:
+    out = []
+    for a in legal:
+        clean = {k: v for k, v in a.items() if k != "player"}
+        match a["do"]:
+            case "place":
+                out.append(Choice(f"Place {a['piece'].replace('_', ' ')} on region {a['region']}",
+                                  clean))
+            case "ally":
+                out.append(Choice(f"Make peace with {a['target']}", clean))
+            case _:
+                pass
+    return out
+
+
+_SKIP_ORDER = ("end", "deploy", "pick", "decline")
+
+
+def _skip_action(legal: Sequence[Any]) -> Any | None:
+    """The plainest action that moves a turn towards its end (moderator skip, vacant seat)."""
+    by_verb: dict[str, list[Any]] = defaultdict(list)
+    for a in legal:
+        by_verb[_dump(a)["do"]].append(a)
+    for verb in _SKIP_ORDER:
+        options = by_verb.get(verb)
+        if not options:
+            continue
+        if verb == "deploy":
+            return max(options, key=lambda a: _dump(a)["count"])
+        if verb == "pick":
+            return min(options, key=lambda a: _dump(a)["slot"])
+        return options[0]
+    for verb in ("place", "ally", "move"):
+        if by_verb.get(verb):
+            return None if verb == "move" else by_verb[verb][0]
+    return None

@@ -1,0 +1,567 @@
+"""SQLite persistence: games, their append-only action logs and turn-boundary snapshots.
+
+A game is its setup (board, seed, seats, options) plus the log of accepted actions; the
+state after `n` actions is the latest snapshot at or before `n` with the later actions
+replayed through the engine. Each append is one transaction (action row, game version and,
+at turn boundaries, a snapshot), committed before the caller replies to anyone.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import re
+from collections.abc import AsyncIterator, Iterable, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
+
+
+class GameStatus(StrEnum):
+    LOBBY = "lobby"
+    ACTIVE = "active"
+    FINISHED = "finished"  # played to the end
+    ENDED = "ended"  # stopped by a moderator
+
+    @property
+    def is_open(self) -> bool:
+        return self in (GameStatus.LOBBY, GameStatus.ACTIVE)
+
+
+class StoreError(Exception):
+    """A storage-level refusal the service turns into a player sentence."""
+
+
+class ChannelBusy(StoreError):
+    """The channel already has a lobby or an active game."""
+
+
+class VersionConflict(StoreError):
+    """Somebody else appended at this version first."""
+
+
+class GameNotFound(StoreError):
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    user_id: int
+    name: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.user_id, "name": self.name}
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> Seat:
+        return cls(user_id=int(d["id"]), name=str(d["name"]))
+
+
+@dataclass(frozen=True, slots=True)
+class GameRow:
+    id: int
+    guild_id: int | None
+    channel_id: int
+    status: GameStatus
+    board: str | None
+    seed: int
+    players: tuple[Seat, ...]
+    options: dict[str, Any]
+    opener_id: int | None
+    version: int
+    created_at: str
+    started_at: str | None
+    finished_at: str | None
+
+    def seat_of(self, user_id: int) -> Seat | None:
+        return next((s for s in self.players if s.user_id == user_id), None)
+
+    def seat_named(self, name: str) -> Seat | None:
+        return next((s for s in self.players if s.name == name), None)
+
+
+@dataclass(frozen=True, slots=True)
+class ActionRow:
+    game_id: int
+    seq: int
+    action: dict[str, Any]
+    actor_id: int | None
+    player: str | None
+    events: list[dict[str, Any]] = field(default_factory=list)
+    reveals: bool = False
+    ends_turn: bool = False
+    created_at: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class GameLog:
+    """What loading needs: the latest usable snapshot and the actions after it."""
+
+    game: GameRow
+    snapshot_seq: int
+    snapshot: dict[str, Any] | None
+    actions: tuple[ActionRow, ...]
+
+
+def database_path(url: str) -> str:
+    """The SQLite file named by a DATABASE_URL, a plain path, or ":memory:"."""
+    url = url.strip()
+    if url in ("", ":memory:", "sqlite://", "sqlite:///:memory:"):
+        return ":memory:"
+    m = re.match(r"^sqlite(?:\+\w+)?:///(.*)$", url)
+    if m:
+        path = m.group(1).split("?", 1)[0]
+        return path or ":memory:"
+    if "://" in url:
+        raise ValueError(f"DATABASE_URL must be sqlite:///path or a file path, got {url!r}")
+    return url
+
+
+def _migrations() -> list[tuple[int, str, str]]:
+    found = []
+    for entry in resources.files("bot.migrations").iterdir():
+        m = MIGRATION_NAME.match(entry.name)
+        if m:
+            found.append((int(m.group(1)), entry.name, entry.read_text(encoding="utf-8")))
+    found.sort()
+    numbers = [n for n, _, _ in found]
+    if numbers != list(range(1, len(numbers) + 1)):
+        raise RuntimeError(f"migrations must be numbered 0001.. without gaps, got {numbers}")
+    return found
+
+
+def _dumps(obj: Any) -> str:
+    return json.dumps(obj, separators=(",", ":"), sort_keys=True)
+
+
+_GAME_COLUMNS = (
+    "id, guild_id, channel_id, status, board, seed, players, options, opener_id, version,"
+    " created_at, started_at, finished_at"
+)
+
+
+def _game(row: Sequence[Any]) -> GameRow:
+    return GameRow(
+        id=row[0],
+        guild_id=row[1],
+        channel_id=row[2],
+        status=GameStatus(row[3]),
+        board=row[4],
+        seed=row[5],
+        players=tuple(Seat.from_json(p) for p in json.loads(row[6])),
+        options=json.loads(row[7]),
+        opener_id=row[8],
+        version=row[9],
+        created_at=row[10],
+        started_at=row[11],
+        finished_at=row[12],
+    )
+
+
+def _action(row: Sequence[Any]) -> ActionRow:
+    return ActionRow(
+        game_id=row[0],
+        seq=row[1],
+        action=json.loads(row[2]),
+        actor_id=row[3],
+        player=row[4],
+        events=json.loads(row[5]),
+        reveals=bool(row[6]),
+        ends_turn=bool(row[7]),
+        created_at=row[8],
+    )
+
+
+_ACTION_COLUMNS = "game_id, seq, action, actor_id, player, events, reveals, ends_turn, created_at"
+_NOW = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
+
+
+class Store:
+    """One aiosqlite connection; every statement runs under one lock, writes in transactions."""
+
+    def __init__(self, conn: aiosqlite.Connection, path: str) -> None:
+        self._conn = conn
+        self.path = path
+        self._lock = asyncio.Lock()
+
+    @classmethod
+    async def open(cls, url: str) -> Store:
+        path = database_path(url)
+        if path != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        conn = await aiosqlite.connect(path, isolation_level=None)
+        store = cls(conn, path)
+        try:
+            await conn.execute("PRAGMA journal_mode=WAL")
+            await conn.execute("PRAGMA synchronous=FULL")
+            await conn.execute("PRAGMA foreign_keys=ON")
+            await conn.execute("PRAGMA busy_timeout=5000")
+            await store.migrate()
+        except BaseException:
+            await conn.close()
+            raise
+        return store
+
+    async def close(self) -> None:
+        async with self._lock:
+            await self._conn.close()
+
+    async def __aenter__(self) -> Store:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    # -- plumbing -------------------------------------------------------------------------
+
+    @contextlib.asynccontextmanager
+    async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+        async with self._lock:
+            await self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._conn
+            except BaseException:
+                await self._conn.execute("ROLLBACK")
+                raise
+            else:
+                await self._conn.execute("COMMIT")
+
+    async def _fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[Any]:
+        async with self._lock, self._conn.execute(sql, tuple(params)) as cur:
+            return list(await cur.fetchall())
+
+    async def _fetchone(self, sql: str, params: Iterable[Any] = ()) -> Any:
+        async with self._lock, self._conn.execute(sql, tuple(params)) as cur:
+            return await cur.fetchone()
+
+    async def journal_mode(self) -> str:
+        row = await self._fetchone("PRAGMA journal_mode")
+        return str(row[0])
+
+    async def schema_version(self) -> int:
+        row = await self._fetchone("SELECT COALESCE(MAX(version), 0) FROM schema_version")
+        return int(row[0])
+
+    async def migrate(self) -> list[int]:
+        """Apply the numbered migrations not applied yet; return their numbers."""
+        async with self._lock:
+            await self._conn.execute(
+                "CREATE TABLE IF NOT EXISTS schema_version ("
+                " version INTEGER PRIMARY KEY, name TEXT NOT NULL,"
+                f" applied_at TEXT NOT NULL DEFAULT ({_NOW}))"
+            )
+            async with self._conn.execute("SELECT version FROM schema_version") as cur:
+                done = {r[0] for r in await cur.fetchall()}
+            applied = []
+            for number, name, sql in _migrations():
+                if number in done:
+                    continue
+                script = (
+                    f"BEGIN IMMEDIATE;\n{sql}\n"
+                    f"INSERT INTO schema_version (version, name) VALUES ({number}, '{name}');\n"
+                    "COMMIT;"
+                )
+                try:
+                    await self._conn.executescript(script)
+                except BaseException:
+                    if self._conn.in_transaction:
+                        await self._conn.execute("ROLLBACK")
+                    raise
+                applied.append(number)
+            return applied
+
+    # -- games ----------------------------------------------------------------------------
+
+    async def create_game(
+        self,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        seed: int,
+        board: str | None = None,
+        players: Sequence[Seat] = (),
+        options: dict[str, Any] | None = None,
+        opener_id: int | None = None,
+    ) -> GameRow:
+        """Open a lobby; ChannelBusy when the channel already has an open game."""
+        try:
+            async with self._transaction() as conn:
+                cur = await conn.execute(
+                    "INSERT INTO games (guild_id, channel_id, seed, board, players, options,"
+                    " opener_id) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        guild_id,
+                        channel_id,
+                        seed,
+                        board,
+                        _dumps([s.to_json() for s in players]),
+                        _dumps(options or {}),
+                        opener_id,
+                    ),
+                )
+                game_id = cur.lastrowid
+        except aiosqlite.IntegrityError as exc:
+            raise ChannelBusy(f"channel {channel_id} already has an open game") from exc
+        game = await self.get_game(game_id)
+        assert game is not None
+        return game
+
+    async def get_game(self, game_id: int) -> GameRow | None:
+        row = await self._fetchone(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
+        return _game(row) if row else None
+
+    async def open_game(self, channel_id: int) -> GameRow | None:
+        """The lobby or active game of a channel."""
+        row = await self._fetchone(
+            f"SELECT {_GAME_COLUMNS} FROM games"
+            " WHERE channel_id = ? AND status IN ('lobby', 'active')",
+            (channel_id,),
+        )
+        return _game(row) if row else None
+
+    async def last_game(self, channel_id: int, *, started: bool = False) -> GameRow | None:
+        """The most recent game of a channel, whatever its status (or: that was started)."""
+        row = await self._fetchone(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = ?"
+            " AND (? = 0 OR started_at IS NOT NULL) ORDER BY id DESC LIMIT 1",
+            (channel_id, int(started)),
+        )
+        return _game(row) if row else None
+
+    async def games_with(self, user_id: int, statuses: Iterable[str] = ("active",)) -> list[GameRow]:
+        """Games in which the user holds a seat, newest first."""
+        statuses = list(statuses)
+        marks = ", ".join("?" for _ in statuses)
+        rows = await self._fetchall(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE status IN ({marks}) AND EXISTS ("
+            " SELECT 1 FROM json_each(games.players) AS p"
+            " WHERE json_extract(p.value, '$.id') = ?) ORDER BY id DESC",
+            (*statuses, user_id),
+        )
+        return [_game(r) for r in rows]
+
+    async def active_games(self) -> list[GameRow]:
+        rows = await self._fetchall(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE status = 'active' ORDER BY id"
+        )
+        return [_game(r) for r in rows]
+
+    async def update_lobby(
+        self,
+        game_id: int,
+        *,
+        players: Sequence[Seat] | None = None,
+        options: dict[str, Any] | None = None,
+        board: str | None = None,
+        opener_id: int | None = None,
+    ) -> GameRow:
+        """Change the seats/options/board/opener of a game still in its lobby."""
+        sets, params = [], []
+        if opener_id is not None:
+            sets.append("opener_id = ?")
+            params.append(opener_id)
+        if players is not None:
+            sets.append("players = ?")
+            params.append(_dumps([s.to_json() for s in players]))
+        if options is not None:
+            sets.append("options = ?")
+            params.append(_dumps(options))
+        if board is not None:
+            sets.append("board = ?")
+            params.append(board)
+        if sets:
+            async with self._transaction() as conn:
+                cur = await conn.execute(
+                    f"UPDATE games SET {', '.join(sets)}, updated_at = {_NOW}"
+                    " WHERE id = ? AND status = 'lobby'",
+                    (*params, game_id),
+                )
+                if cur.rowcount != 1:
+                    raise VersionConflict(f"game {game_id} is no longer in its lobby")
+        game = await self.get_game(game_id)
+        if game is None:
+            raise GameNotFound(game_id)
+        return game
+
+    async def start_game(
+        self, game_id: int, *, board: str, players: Sequence[Seat], state: dict[str, Any]
+    ) -> GameRow:
+        """Lobby -> active with the final seat order; the initial state is snapshot 0."""
+        async with self._transaction() as conn:
+            cur = await conn.execute(
+                f"UPDATE games SET status = 'active', board = ?, players = ?, version = 0,"
+                f" started_at = {_NOW}, updated_at = {_NOW} WHERE id = ? AND status = 'lobby'",
+                (board, _dumps([s.to_json() for s in players]), game_id),
+            )
+            if cur.rowcount != 1:
+                raise VersionConflict(f"game {game_id} is not in its lobby")
+            await conn.execute(
+                "INSERT INTO snapshots (game_id, seq, state) VALUES (?, 0, ?)",
+                (game_id, _dumps(state)),
+            )
+        game = await self.get_game(game_id)
+        assert game is not None
+        return game
+
+    async def set_status(self, game_id: int, status: GameStatus) -> None:
+        finished = f"{_NOW}" if not status.is_open else "NULL"
+        async with self._transaction() as conn:
+            await conn.execute(
+                f"UPDATE games SET status = ?, finished_at = {finished}, updated_at = {_NOW}"
+                " WHERE id = ?",
+                (status.value, game_id),
+            )
+
+    async def set_players(self, game_id: int, players: Sequence[Seat]) -> None:
+        """Replace the seat list of an active game (e.g. a kicked player's seat)."""
+        async with self._transaction() as conn:
+            await conn.execute(
+                f"UPDATE games SET players = ?, updated_at = {_NOW} WHERE id = ?",
+                (_dumps([s.to_json() for s in players]), game_id),
+            )
+
+    async def set_options(self, game_id: int, options: dict[str, Any]) -> None:
+        async with self._transaction() as conn:
+            await conn.execute(
+                f"UPDATE games SET options = ?, updated_at = {_NOW} WHERE id = ?",
+                (_dumps(options), game_id),
+            )
+
+    # -- the log --------------------------------------------------------------------------
+
+    async def append(
+        self,
+        game_id: int,
+        seq: int,
+        action: dict[str, Any],
+        *,
+        actor_id: int | None,
+        player: str | None,
+        events: Sequence[dict[str, Any]] = (),
+        reveals: bool = False,
+        ends_turn: bool = False,
+        snapshot: dict[str, Any] | None = None,
+        status: GameStatus | None = None,
+    ) -> None:
+        """Append action number `seq` (= previous version + 1) in one transaction.
+
+        Raises VersionConflict when the game is not at version seq - 1 (a concurrent writer
+        won, or the caller's state is stale); nothing is written then.
+        """
+        async with self._transaction() as conn:
+            cur = await conn.execute(
+                f"UPDATE games SET version = ?, updated_at = {_NOW}"
+                " WHERE id = ? AND version = ? AND status = 'active'",
+                (seq, game_id, seq - 1),
+            )
+            if cur.rowcount != 1:
+                raise VersionConflict(f"game {game_id} is not at version {seq - 1}")
+            try:
+                await conn.execute(
+                    f"INSERT INTO actions ({_ACTION_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?,"
+                    f" {_NOW})",
+                    (
+                        game_id,
+                        seq,
+                        _dumps(action),
+                        actor_id,
+                        player,
+                        _dumps(list(events)),
+                        int(reveals),
+                        int(ends_turn),
+                    ),
+                )
+            except aiosqlite.IntegrityError as exc:
+                raise VersionConflict(f"action {seq} of game {game_id} exists") from exc
+            if snapshot is not None:
+                await conn.execute(
+                    "INSERT OR REPLACE INTO snapshots (game_id, seq, state) VALUES (?, ?, ?)",
+                    (game_id, seq, _dumps(snapshot)),
+                )
+            if status is not None:
+                finished = f"{_NOW}" if not status.is_open else "NULL"
+                await conn.execute(
+                    f"UPDATE games SET status = ?, finished_at = {finished} WHERE id = ?",
+                    (status.value, game_id),
+                )
+
+    async def put_snapshot(self, game_id: int, seq: int, state: dict[str, Any]) -> None:
+        async with self._transaction() as conn:
+            await conn.execute(
+                "INSERT OR REPLACE INTO snapshots (game_id, seq, state) VALUES (?, ?, ?)",
+                (game_id, seq, _dumps(state)),
+            )
+
+    async def actions(
+        self, game_id: int, *, after: int = 0, upto: int | None = None
+    ) -> list[ActionRow]:
+        """Actions with after < seq <= upto, in order."""
+        rows = await self._fetchall(
+            f"SELECT {_ACTION_COLUMNS} FROM actions WHERE game_id = ? AND seq > ?"
+            " AND (? IS NULL OR seq <= ?) ORDER BY seq",
+            (game_id, after, upto, upto),
+        )
+        return [_action(r) for r in rows]
+
+    async def recent_actions(self, game_id: int, limit: int = 10) -> list[ActionRow]:
+        rows = await self._fetchall(
+            f"SELECT {_ACTION_COLUMNS} FROM actions WHERE game_id = ? ORDER BY seq DESC LIMIT ?",
+            (game_id, limit),
+        )
+        return [_action(r) for r in reversed(rows)]
+
+    async def snapshot_seqs(self, game_id: int) -> list[int]:
+        rows = await self._fetchall(
+            "SELECT seq FROM snapshots WHERE game_id = ? ORDER BY seq", (game_id,)
+        )
+        return [r[0] for r in rows]
+
+    async def log(self, game_id: int, upto: int | None = None) -> GameLog:
+        """The latest snapshot at or before `upto` (default: the game version) and the rest."""
+        game = await self.get_game(game_id)
+        if game is None:
+            raise GameNotFound(game_id)
+        upto = game.version if upto is None else upto
+        row = await self._fetchone(
+            "SELECT seq, state FROM snapshots WHERE game_id = ? AND seq <= ?"
+            " ORDER BY seq DESC LIMIT 1",
+            (game_id, upto),
+        )
+        snap_seq, snap = (row[0], json.loads(row[1])) if row else (0, None)
+        actions = await self.actions(game_id, after=snap_seq, upto=upto)
+        return GameLog(game=game, snapshot_seq=snap_seq, snapshot=snap, actions=tuple(actions))
+
+    async def truncate(self, game_id: int, keep: int, *, expected: int | None = None) -> int:
+        """Undo: keep the first `keep` actions, drop the rest and later snapshots; -> removed.
+
+        With `expected`, refuse (VersionConflict) unless the game is at that version.
+        """
+        if keep < 0:
+            raise ValueError("keep must be >= 0")
+        async with self._transaction() as conn:
+            if expected is not None:
+                async with conn.execute(
+                    "SELECT version FROM games WHERE id = ?", (game_id,)
+                ) as cur:
+                    row = await cur.fetchone()
+                if row is None or row[0] != expected:
+                    raise VersionConflict(f"game {game_id} is not at version {expected}")
+            cur = await conn.execute(
+                "DELETE FROM actions WHERE game_id = ? AND seq > ?", (game_id, keep)
+            )
+            removed = cur.rowcount
+            await conn.execute(
+                "DELETE FROM snapshots WHERE game_id = ? AND seq > ?", (game_id, keep)
+            )
+            await conn.execute(
+                f"UPDATE games SET version = ?, updated_at = {_NOW} WHERE id = ?",
+                (keep, game_id),
+            )
+        return removed

@@ -1,0 +1,93 @@
+"""Small discord helpers shared by cogs and views: replies, errors, moderator checks."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.service import ServiceError
+
+log = logging.getLogger(__name__)
+
+APOLOGY = ("Sorry, something went wrong on my side and nothing was changed by this command. "
+           "Please try again; if it keeps happening, tell a moderator.")
+NO_MENTIONS = discord.AllowedMentions.none()
+
+
+class NotModerator(app_commands.CheckFailure):
+    """The member lacks Manage Server and the moderator role."""
+
+
+async def send(
+    interaction: discord.Interaction,
+    content: str | None = None,
+    *,
+    ephemeral: bool = False,
+    **kwargs: Any,
+) -> discord.Message | None:
+    """Answer the interaction, or follow up if it was answered or deferred already."""
+    kwargs = {k: v for k, v in kwargs.items() if v is not None}
+    if interaction.response.is_done():
+        return await interaction.followup.send(content or discord.utils.MISSING,
+                                               ephemeral=ephemeral, wait=True, **kwargs)
+    await interaction.response.send_message(content, ephemeral=ephemeral, **kwargs)
+    return None
+
+
+def _unwrap(error: BaseException) -> BaseException:
+    while isinstance(error, app_commands.CommandInvokeError):
+        inner = error.__cause__ or getattr(error, "original", None)
+        if inner is None:
+            break
+        error = inner
+    return error
+
+
+def refusal_text(error: BaseException) -> str | None:
+    """The sentence for an expected refusal, None for a bug."""
+    error = _unwrap(error)
+    if isinstance(error, ServiceError):
+        return error.message
+    if isinstance(error, NotModerator):
+        return "Only moderators (Manage Server, or the moderator role) can do that."
+    if isinstance(error, app_commands.NoPrivateMessage):
+        return "That command works only in a server channel."
+    if isinstance(error, app_commands.TransformerError):
+        return f"{error.value!r} is not a valid value there; pick one from the list."
+    if isinstance(error, app_commands.CommandOnCooldown):
+        return f"Slow down: try again in {error.retry_after:.0f} s."
+    if isinstance(error, app_commands.CheckFailure):
+        return "You cannot use that command here."
+    return None
+
+
+async def report_error(interaction: discord.Interaction, error: BaseException) -> None:
+    """Refusals -> ephemeral sentence; anything else -> one log entry and an apology."""
+    message = refusal_text(error)
+    if message is None:
+        original = _unwrap(error)
+        command = interaction.command.qualified_name if interaction.command else "component"
+        log.error("error in %s (user %s, channel %s)", command, interaction.user.id,
+                  interaction.channel_id, exc_info=original)
+        message = APOLOGY
+    try:
+        await send(interaction, message, ephemeral=True, allowed_mentions=NO_MENTIONS)
+    except discord.HTTPException:
+        log.warning("could not deliver an error message to %s", interaction.user.id)
+
+
+def is_moderator(interaction: discord.Interaction, mod_role_id: int | None) -> bool:
+    """Manage Server permission or the configured moderator role."""
+    user = interaction.user
+    if not isinstance(user, discord.Member):
+        return False
+    if interaction.permissions.manage_guild or user.guild_permissions.manage_guild:
+        return True
+    return mod_role_id is not None and any(r.id == mod_role_id for r in user.roles)
+
+
+def display_name(user: discord.abc.User) -> str:
+    return getattr(user, "display_name", None) or user.name

@@ -1,0 +1,224 @@
+"""Buttons and menus. Every component is a DynamicItem whose custom_id carries the game id
+(and for turn panels the state version), so clicks work after a restart and stale ones bounce.
+Callbacks only parse the custom_id and hand over to bot.flow."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import discord
+
+from bot.service import Panel
+from bot.store import GameRow
+
+MAX_OPTIONS = 25
+
+
+def _action_value(action: dict[str, Any]) -> str:
+    value = json.dumps({k: v for k, v in action.items() if k != "player"},
+                       separators=(",", ":"))
+    if len(value) > 100:
+        raise ValueError(f"action too long for a select value: {value}")
+    return value
+
+
+# -- lobby ----------------------------------------------------------------------------------
+
+
+class LobbyButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"sw:l:(?P<game>\d+):(?P<op>join|leave|start)",
+):
+    """Join / Leave / Start on a lobby message."""
+
+    LOOK = {
+        "join": ("Join", discord.ButtonStyle.primary),
+        "leave": ("Leave", discord.ButtonStyle.secondary),
+        "start": ("Start", discord.ButtonStyle.success),
+    }
+
+    def __init__(self, game_id: int, op: str) -> None:
+        label, style = self.LOOK[op]
+        super().__init__(
+            discord.ui.Button(label=label, style=style, custom_id=f"sw:l:{game_id}:{op}")
+        )
+        self.game_id = game_id
+        self.op = op
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> LobbyButton:
+        return cls(int(match["game"]), match["op"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        from bot import flow
+
+        await flow.lobby_click(interaction, self.game_id, self.op)
+
+
+def lobby_view(game: GameRow) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    for op in ("join", "leave", "start"):
+        view.add_item(LobbyButton(game.id, op))
+    return view
+
+
+# -- turn panel -----------------------------------------------------------------------------
+
+
+class ActionButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"sw:b:(?P<game>\d+):(?P<version>\d+):(?P<verb>[a-z]+)",
+):
+    """A verb without arguments (roll, decline, end, undo) or a view (map, status)."""
+
+    LOOK = {
+        "roll": ("Roll (Berserk)", discord.ButtonStyle.primary),
+        "decline": ("Decline", discord.ButtonStyle.danger),
+        "end": ("End turn", discord.ButtonStyle.success),
+        "undo": ("Undo", discord.ButtonStyle.secondary),
+        "map": ("Map", discord.ButtonStyle.secondary),
+    }
+
+    def __init__(self, game_id: int, version: int, verb: str, *, label: str | None = None) -> None:
+        default_label, style = self.LOOK.get(verb, (verb.capitalize(),
+                                                    discord.ButtonStyle.secondary))
+        super().__init__(
+            discord.ui.Button(
+                label=label or default_label,
+                style=style,
+                custom_id=f"sw:b:{game_id}:{version}:{verb}",
+                row=4,
+            )
+        )
+        self.game_id = game_id
+        self.version = version
+        self.verb = verb
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> ActionButton:
+        return cls(int(match["game"]), int(match["version"]), match["verb"], label=item.label)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        from bot import flow
+
+        await flow.button_click(interaction, self.game_id, self.version, self.verb)
+
+
+class ActionSelect(
+    discord.ui.DynamicItem[discord.ui.Select],
+    template=r"sw:s:(?P<game>\d+):(?P<version>\d+):(?P<kind>[a-z]+)",
+):
+    """A menu whose option values are protocol actions (without the player)."""
+
+    def __init__(
+        self,
+        game_id: int,
+        version: int,
+        kind: str,
+        *,
+        options: list[discord.SelectOption] | None = None,
+        placeholder: str | None = None,
+        row: int | None = None,
+    ) -> None:
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"sw:s:{game_id}:{version}:{kind}",
+                options=options or [discord.SelectOption(label="-", value="{}")],
+                placeholder=placeholder,
+                min_values=1,
+                max_values=1,
+                row=row,
+            )
+        )
+        self.game_id = game_id
+        self.version = version
+        self.kind = kind
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str]
+    ) -> ActionSelect:
+        return cls(int(match["game"]), int(match["version"]), match["kind"],
+                   options=list(item.options), placeholder=item.placeholder)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        from bot import flow
+
+        try:
+            action = json.loads(self.item.values[0])
+        except (IndexError, ValueError):
+            action = {}
+        await flow.select_click(interaction, self.game_id, self.version, action)
+
+
+def _select(panel: Panel, kind: str, placeholder: str, choices: list[tuple[str, dict, str | None]],
+            row: int) -> ActionSelect | None:
+    options = [
+        discord.SelectOption(label=label[:100], value=_action_value(action),
+                             description=(desc or None) and desc[:100])
+        for label, action, desc in choices[:MAX_OPTIONS]
+    ]
+    if not options:
+        return None
+    return ActionSelect(panel.game_id, panel.version, kind, options=options,
+                        placeholder=placeholder, row=row)
+
+
+def turn_view(panel: Panel) -> discord.ui.View | None:
+    """The current actor's options: up to four menus and a row of buttons."""
+    if panel.actor is None:
+        return None
+    menus: list[tuple[str, str, list[tuple[str, dict, str | None]]]] = []
+    if panel.picks:
+        menus.append(("p", "Choose a race and power", [
+            (f"{c.slot + 1}. {c.power} {c.race}", {"do": "pick", "slot": c.slot},
+             c.label()) for c in panel.picks]))
+    by_verb: dict[str, list[tuple[str, dict, str | None]]] = {}
+    for t in panel.targets:
+        kind = t.verb.split(" ")[0]
+        by_verb.setdefault(kind, []).append((t.label(), t.action, None))
+    if by_verb.get("conquer"):
+        menus.append(("c", "Conquer a region", by_verb["conquer"]))
+    if by_verb.get("reinforce"):
+        menus.append(("r", "Final conquest with the die", by_verb["reinforce"]))
+    if panel.deploys:
+        prompt = "Place your surviving tokens" if panel.is_defender else "Deploy tokens from hand"
+        menus.append(("d", prompt, [(c.label, c.action, None) for c in panel.deploys]))
+    extras = [*by_verb.get("dragon", []), *by_verb.get("enchant", []),
+              *((c.label, c.action, None) for c in (*panel.powers, *panel.abandons))]
+    if extras:
+        menus.append(("x", "Powers and other actions", extras))
+    view = discord.ui.View(timeout=None)
+    for row, (kind, placeholder, choices) in enumerate(menus[:4]):
+        item = _select(panel, kind, placeholder, choices, row)
+        if item is not None:
+            view.add_item(item)
+    for verb, ok in (("roll", panel.can_roll), ("end", panel.can_end),
+                     ("decline", panel.can_decline), ("undo", panel.can_undo), ("map", True)):
+        if ok:
+            label = "Done" if verb == "end" and panel.is_defender else None
+            view.add_item(ActionButton(panel.game_id, panel.version, verb, label=label))
+    return view
+
+
+def panel_prompt(panel: Panel) -> str:
+    if panel.actor is None:
+        return ""
+    who = f"<@{panel.actor_id}>" if panel.actor_id else f"**{panel.actor}**"
+    if panel.is_defender:
+        if panel.deploys:
+            return (f"{who}: place your surviving tokens in your regions — pick a region below, "
+                    "or split them with `/sw deploy region count`.")
+        return f"{who}: re-place your encampments, then press **Done**."
+    if panel.picks:
+        return f"{who}: choose a race and special power."
+    return f"{who}: your move ({panel.stage})."
+
+
+DYNAMIC_ITEMS = (LobbyButton, ActionButton, ActionSelect)

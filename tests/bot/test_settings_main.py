@@ -1,0 +1,121 @@
+"""Settings from the environment / .env, and `python -m bot` failing cleanly."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+from pathlib import Path
+
+import pytest
+from aiohttp import web
+from pydantic import ValidationError
+
+from bot.__main__ import main
+from bot.settings import Settings
+
+KEYS = ("DISCORD_TOKEN", "DATABASE_URL", "MOD_ROLE_ID", "DEV_GUILD_ID", "LOG_LEVEL",
+        "DISCORD_API_BASE", "DISCORD_GATEWAY")
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def clean_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    for key in KEYS:
+        monkeypatch.delenv(key, raising=False)
+    monkeypatch.chdir(tmp_path)  # no stray .env from the repository
+    return tmp_path
+
+
+def test_defaults_and_types(clean_env: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DISCORD_TOKEN", "abc.def")
+    monkeypatch.setenv("MOD_ROLE_ID", "")
+    monkeypatch.setenv("DEV_GUILD_ID", "1234")
+    monkeypatch.setenv("LOG_LEVEL", "debug")
+    s = Settings()
+    assert s.discord_token.get_secret_value() == "abc.def"
+    assert "abc.def" not in repr(s)  # the token never reaches a log line
+    assert s.database_url == "sqlite:///smallworld.db"
+    assert s.mod_role_id is None and s.dev_guild_id == 1234
+    assert s.log_level == "DEBUG"
+    assert s.discord_api_base is None
+
+
+def test_reads_dotenv(clean_env: Path) -> None:
+    (clean_env / ".env").write_text("DISCORD_TOKEN=from-file\nMOD_ROLE_ID=77\n")
+    s = Settings()
+    assert s.discord_token.get_secret_value() == "from-file" and s.mod_role_id == 77
+
+
+@pytest.mark.parametrize(("key", "value"), [("LOG_LEVEL", "LOUD"), ("MOD_ROLE_ID", "x")])
+def test_invalid_values(clean_env: Path, monkeypatch: pytest.MonkeyPatch, key: str,
+                        value: str) -> None:
+    monkeypatch.setenv("DISCORD_TOKEN", "t")
+    monkeypatch.setenv(key, value)
+    with pytest.raises(ValidationError):
+        Settings()
+
+
+def test_env_example_lists_every_setting() -> None:
+    example = (ROOT / ".env.example").read_text()
+    for key in KEYS:
+        assert f"\n{key}=" in example, key
+    for name in Settings.model_fields:
+        assert name.upper() in KEYS
+
+
+@pytest.mark.parametrize("token", [None, "  "])
+def test_missing_token_one_line(clean_env: Path, monkeypatch: pytest.MonkeyPatch,
+                                capsys: pytest.CaptureFixture[str], token: str | None) -> None:
+    if token is not None:
+        monkeypatch.setenv("DISCORD_TOKEN", token)
+    assert main() == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "DISCORD_TOKEN" in err and "Traceback" not in err
+
+
+async def test_rejected_token_one_line_nonzero(tmp_path: Path) -> None:
+    """A token Discord refuses (HTTP 401 on /users/@me) ends in one clear line, exit 1."""
+
+    async def me(request: web.Request) -> web.Response:
+        return web.json_response({"message": "401: Unauthorized", "code": 0}, status=401)
+
+    app = web.Application()
+    app.router.add_get("/api/v10/users/@me", me)
+    runner = web.AppRunner(app)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+    env = {k: v for k, v in os.environ.items() if k not in KEYS}
+    env.update(DISCORD_TOKEN="not-a-real-token",
+               DISCORD_API_BASE=f"http://127.0.0.1:{port}/api/v10",
+               DATABASE_URL=str(tmp_path / "t.db"))
+    try:
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "bot", cwd=tmp_path, env=env,
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+        )
+        out, err = await asyncio.wait_for(proc.communicate(), 60)
+    finally:
+        await runner.cleanup()
+    text = err.decode()
+    assert proc.returncode == 1, text
+    assert "Traceback" not in text
+    assert [line for line in text.splitlines() if "rejected DISCORD_TOKEN" in line]
+    assert text.strip().splitlines()[-1].startswith("smallworld-bot: ")
+
+
+def test_debug_logging_keeps_discord_bodies_out() -> None:
+    import logging
+
+    from bot.__main__ import configure_logging
+
+    old = logging.getLogger("discord").level
+    try:
+        configure_logging("DEBUG")
+        assert not logging.getLogger("discord.http").isEnabledFor(logging.DEBUG)
+        assert logging.getLogger("bot.service").isEnabledFor(logging.DEBUG)
+    finally:
+        logging.getLogger("discord").setLevel(old)
+        logging.getLogger().setLevel(logging.WARNING)
