@@ -19,7 +19,7 @@ from bot.ui import report_error
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS: tuple[str, ...] = ("bot.cogs.game", "bot.cogs.admin")
+EXTENSIONS: tuple[str, ...] = ("bot.cogs.game", "bot.cogs.admin", "bot.cogs.league")
 
 
 def point_at(api_base: str | None, gateway: str | None) -> None:

@@ -12,7 +12,7 @@ import logging
 import random
 import re
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -243,6 +243,10 @@ class GameService:
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._cache: dict[int, Loaded] = {}  # channel id -> last loaded state
         self._costs: dict[tuple[int, int], tuple[Target, ...]] = {}
+        # hooks (leagues): a seat check raises ServiceError to refuse a member a seat; finish
+        # listeners hear of every game that finished with a result, after it is committed
+        self.seat_checks: list[Callable[[GameRow, int], Awaitable[None]]] = []
+        self.finish_listeners: list[Callable[[GameRow], Awaitable[None]]] = []
 
     def lock(self, channel_id: int) -> asyncio.Lock:
         return self._locks[channel_id]
@@ -367,6 +371,8 @@ class GameService:
                 raise LobbyError("This game has already started; wait for the next one.")
             if game.seat_of(user_id):
                 raise LobbyError("You are already in this game. Wait for the opener to start it.")
+            for check in self.seat_checks:
+                await check(game, user_id)
             limit = game.options.get("max_players", MAX_PLAYERS)
             if len(game.players) >= limit:
                 raise LobbyError(f"The game is full ({limit} players).")
@@ -506,6 +512,12 @@ class GameService:
         assert game is not None
         new = Loaded(game, new_state)
         self._cache[game.channel_id] = new
+        if finished:
+            for listener in self.finish_listeners:
+                try:
+                    await listener(game)
+                except Exception:
+                    log.exception("finish listener failed for game %s", game.id)
         return new
 
     def _outcome(self, after: Loaded, events: list[dict[str, Any]], by: int | None) -> Outcome:
@@ -714,6 +726,8 @@ class GameService:
                 new_id, _ = replacement
                 if game.seat_of(new_id):
                     raise LobbyError("The replacement already has a seat in this game.")
+                for check in self.seat_checks:
+                    await check(game, new_id)
                 seats = [Seat(new_id, s.name) if s.user_id == user_id else s
                          for s in game.players]
                 await self.store.set_players(game.id, seats)
