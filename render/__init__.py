@@ -13,28 +13,31 @@ import engine
 
 from .cards import draw_final, draw_row
 from .encode import png_bytes, to_palette
+from .geometry import board_key
 from .mapview import draw_map
 
-__all__ = ["draw_final", "draw_map", "draw_row", "final_png", "map_png", "observation_png",
+__all__ = ["board_key", "draw_final", "draw_map", "draw_row", "final_png", "map_png", "observation_png",
            "row_png", "warm"]
 
 
-def warm(board_ids: Iterable[str] = engine.data.BOARD_IDS) -> None:
-    """Build the cached per-board layers now (about a second per board), e.g. at bot start."""
+def warm(boards: Iterable[str | engine.data.Board] = engine.data.BOARD_IDS) -> None:
+    """Build the cached per-board layers now, e.g. at bot start (boards: ids or Boards; a
+    custom Board's geometry is built here if it is in no cache yet)."""
     from .encode import palette
     from .static import layout, map_layer
 
-    for board_id in board_ids:
-        map_layer(board_id)
-        layout(board_id)
-        palette(board_id)
+    for board in boards:
+        key = board if isinstance(board, str) else board_key(board)
+        map_layer(key)
+        layout(key)
+        palette(key)
 
 
 def observation_png(board, observation: dict, *, viewer: str | None = None,
                     highlight: Iterable[int] = ()) -> bytes:
     """The map PNG of an observation already taken (for callers that hold one)."""
     im = draw_map(board, observation, viewer=viewer, highlight=highlight)
-    return png_bytes(to_palette(im, board.id))
+    return png_bytes(to_palette(im, board_key(board)))
 
 
 def map_png(state, *, viewer: str | None = None, highlight: Iterable[int] = ()) -> bytes:

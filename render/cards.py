@@ -34,53 +34,59 @@ def _tokens(name: str, table: dict) -> int:
 
 
 def draw_row(observation: dict) -> Image.Image:
-    """Six visible combos: slot, power badge + race banner, tokens, cost, coins on it."""
+    """Six visible combos: slot, power badge + race banner, tokens, cost, coins on it.
+
+    Sized to stay legible when Discord shows it about 550 px wide (no text under 26 px)."""
     row = observation.get("row") or []
     head = 60
     im = Image.new("RGB", (WIDTH, head + ROW_H * max(1, len(row)) + PAD), theme.PARCHMENT)
     draw = ImageDraw.Draw(im)
-    draw.text((PAD, head // 2), "Combos on offer (pick by slot)", font=theme.font(30, "serif"),
+    draw.text((PAD, head // 2), "Combos on offer (pick by slot)", font=theme.font(32, "serif"),
               fill=theme.INK, anchor="lm")
     races, powers = data.races(), data.powers()
-    big, mid, small = theme.font(30, "bold"), theme.font(26, "bold"), theme.font(22, "narrow")
+    big, mid, small = theme.font(32, "bold"), theme.font(28, "bold"), theme.font(26, "narrow")
     for slot, combo in enumerate(row):
         y0 = head + slot * ROW_H
         cy = y0 + ROW_H // 2
         draw.rounded_rectangle((PAD, y0 + 6, WIDTH - PAD, y0 + ROW_H - 6), radius=14,
                                fill=(248, 238, 212), outline=theme.INK, width=2)
-        draw.ellipse((PAD + 12, cy - 24, PAD + 60, cy + 24), fill=theme.INK)
+        draw.ellipse((PAD + 10, cy - 26, PAD + 62, cy + 26), fill=theme.INK)
         draw.text((PAD + 36, cy), str(slot), font=big, fill=(255, 255, 255), anchor="mm")
         power, race = combo.get("power", "?"), combo.get("race", "?")
         # the power badge (left) and the race banner (right), joined like the cardboard pieces
         pc = _hue_colour(power, data.POWERS, 0.35, 0.85)
         rc = _hue_colour(race, data.RACES, 0.45, 0.8)
-        x = PAD + 76
-        pw = int(draw.textlength(power, font=mid)) + 34
-        rw = int(draw.textlength(race, font=mid)) + 34
-        draw.rounded_rectangle((x, cy - 28, x + pw + 14, cy + 28), radius=26, fill=pc,
+        x = PAD + 72
+        pw = int(draw.textlength(power, font=mid)) + 30
+        rw = int(draw.textlength(race, font=mid)) + 32
+        draw.rounded_rectangle((x, cy - 30, x + pw + 14, cy + 30), radius=28, fill=pc,
                                outline=theme.INK, width=2)
-        draw.text((x + 16, cy), power, font=mid, fill=theme.text_on(pc), anchor="lm")
+        draw.text((x + 14, cy), power, font=mid, fill=theme.text_on(pc), anchor="lm")
         x += pw
-        draw.polygon([(x, cy - 28), (x + rw, cy - 28), (x + rw - 14, cy), (x + rw, cy + 28),
-                      (x, cy + 28)], fill=rc, outline=theme.INK, width=2)
-        draw.text((x + 14, cy), race, font=mid, fill=theme.text_on(rc), anchor="lm")
-        x += rw + 18
+        draw.polygon([(x, cy - 30), (x + rw, cy - 30), (x + rw - 14, cy), (x + rw, cy + 30),
+                      (x, cy + 30)], fill=rc, outline=theme.INK, width=2)
+        draw.text((x + 12, cy), race, font=mid, fill=theme.text_on(rc), anchor="lm")
+        x += rw + 16
         n = _tokens(race, races) + _tokens(power, powers)
-        draw.text((x, cy - 14), f"{n} tokens", font=mid, fill=theme.INK, anchor="lm")
-        draw.text((x, cy + 18), f"{_tokens(race, races)} + {_tokens(power, powers)}",
+        draw.text((x, cy - 15), f"{n} tokens", font=mid, fill=theme.INK, anchor="lm")
+        draw.text((x, cy + 19), f"{_tokens(race, races)} + {_tokens(power, powers)}",
                   font=small, fill=(90, 70, 50), anchor="lm")
-        x = WIDTH - PAD - 250
+        x = WIDTH - PAD - 226
         cost = combo.get("cost", slot)
-        draw.text((x, cy - 14), f"cost {cost}", font=mid, fill=theme.INK, anchor="lm")
+        draw.text((x, cy - 15), f"cost {cost}", font=mid, fill=theme.INK, anchor="lm")
         coins = combo.get("coins_on_combo", combo.get("coins", 0))
-        draw.text((x, cy + 18), "coins on it:" if coins else "no coins on it", font=small,
-                  fill=(90, 70, 50), anchor="lm")
-        cx = x + 150
+        if not coins:
+            draw.text((x, cy + 19), "no coins on it", font=small, fill=(90, 70, 50),
+                      anchor="lm")
+            continue
+        # (coin icons) "2 on it": the coins the picker takes along
+        cx = x + 14
         for k in range(min(coins, 4)):
-            _coin(draw, cx + k * 14, cy + 16)
-        if coins:
-            draw.text((cx + min(coins, 4) * 14 + 22, cy + 16), str(coins), font=mid,
-                      fill=theme.INK, anchor="lm")
+            _coin(draw, cx + k * 14, cy + 19)
+        tx = cx + (min(coins, 4) - 1) * 14 + 24
+        draw.text((tx, cy + 19), str(coins), font=mid, fill=theme.INK, anchor="lm")
+        tx += int(draw.textlength(str(coins), font=mid)) + 8
+        draw.text((tx, cy + 19), "on it", font=small, fill=(90, 70, 50), anchor="lm")
     return im
 
 
@@ -122,10 +128,10 @@ def draw_final(observation: dict,
     im = Image.new("RGB", (WIDTH, head + rh * len(ranking) + 80 + chart_h), theme.PARCHMENT)
     draw = ImageDraw.Draw(im)
     title = "Winner: " if len(winners) == 1 else "Shared victory: "
-    draw.text((PAD, 38), "Game over", font=theme.font(34, "serif"), fill=theme.INK, anchor="lm")
-    draw.text((PAD, 84), title + ", ".join(winners), font=theme.font(30, "bold"),
+    draw.text((PAD, 38), "Game over", font=theme.font(36, "serif"), fill=theme.INK, anchor="lm")
+    draw.text((PAD, 84), title + ", ".join(winners), font=theme.font(32, "bold"),
               fill=theme.INK, anchor="lm")
-    big, small = theme.font(28, "bold"), theme.font(22, "narrow")
+    big, small = theme.font(30, "bold"), theme.font(26, "narrow")
     y = head
     best = max(coins.values(), default=0) or 1
     for place, name in enumerate(ranking, start=1):
@@ -151,7 +157,7 @@ def draw_final(observation: dict,
                                              for p in tied) + " (most tokens wins)")
     else:
         note = "Ties on coins are broken by race tokens on the map (Active + In Decline)."
-    draw.text((PAD, y + 30), note, font=small, fill=(90, 70, 50), anchor="lm")
+    draw.text((PAD, y + 34), note, font=small, fill=(90, 70, 50), anchor="lm")
     if regions_by_round:
         _chart(draw, (PAD, y + 70, WIDTH - PAD, y + 70 + chart_h - 20), regions_by_round, colours)
     return im
@@ -160,11 +166,12 @@ def draw_final(observation: dict,
 def _chart(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int],
            series: dict[str, list[int]], colours: dict) -> None:
     x0, y0, x1, y1 = box
-    draw.text((x0, y0), "Regions held at the end of each round", font=theme.font(24, "bold"), fill=theme.INK)
-    top, bottom, left = y0 + 40, y1 - 10, x0 + 40
+    draw.text((x0, y0), "Regions held at the end of each round", font=theme.font(28, "bold"),
+              fill=theme.INK)
+    top, bottom, left = y0 + 44, y1 - 10, x0 + 44
     n = max(len(v) for v in series.values())
     peak = max((max(v) for v in series.values() if v), default=1) or 1
-    f = theme.font(22, "narrow")
+    f = theme.font(26, "narrow")
     bottom -= 30
     draw.line((left, top, left, bottom, x1, bottom), fill=theme.INK, width=2)
     draw.text((left - 8, top), str(peak), font=f, fill=theme.INK, anchor="rm")

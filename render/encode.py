@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import io
-from functools import cache
+from functools import lru_cache
 
 from PIL import Image
 
 from . import sprites, theme
-from .static import map_layer
+from .geometry import read_cache, write_cache
+from .static import layer_cache_name, map_layer
 
 COMPRESS_LEVEL = 6
 Colour = tuple[int, int, int]
@@ -39,20 +40,28 @@ def reserved_colours() -> list[Colour]:
     return seen
 
 
-@cache
-def palette(board_id: str) -> Image.Image:
-    """A 256-colour palette: the static map's own colours plus the reserved ones."""
+@lru_cache(maxsize=12)
+def palette(key: str) -> Image.Image:
+    """A 256-colour palette: the static map's own colours plus the reserved ones (kept in
+    the disk cache next to the static layer)."""
     reserved = reserved_colours()
-    q = map_layer(board_id).quantize(256 - len(reserved), method=Image.Quantize.MEDIANCUT)
-    flat = q.getpalette()[: 3 * (256 - len(reserved))]
-    flat += [v for c in reserved for v in c]
+    name = "palette-" + layer_cache_name(key)[len("static-"):-len(".png")] + ".rgb"
+    flat = read_cache(name)
+    if flat is None or len(flat) != 768:
+        # the colours of a half-size copy: the same palette for a quarter of the work
+        q = map_layer(key).reduce(2).quantize(256 - len(reserved),
+                                               method=Image.Quantize.MEDIANCUT)
+        head = q.getpalette()[: 3 * (256 - len(reserved))]
+        flat = bytes(head + [v for c in reserved for v in c])
+        write_cache(name, flat)
     pal = Image.new("P", (1, 1))
-    pal.putpalette(flat)
+    pal.putpalette(list(flat))
     return pal
 
 
-def to_palette(im: Image.Image, board_id: str) -> Image.Image:
-    return im.quantize(palette=palette(board_id), dither=Image.Dither.NONE)
+def to_palette(im: Image.Image, key: str) -> Image.Image:
+    """`im` on the palette of a board (`key`: render.geometry.board_key, official id works)."""
+    return im.quantize(palette=palette(key), dither=Image.Dither.NONE)
 
 
 def png_bytes(im: Image.Image) -> bytes:

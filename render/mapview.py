@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
-from functools import cache
+from functools import cache, lru_cache
 
 from PIL import Image, ImageChops, ImageDraw, ImageFilter
 
 from engine import data
 
 from . import sprites, theme
-from .geometry import geometry
+from .geometry import board_key, geometry
 from .static import MARGIN, layout, map_layer, paste_centered
 
 PANEL_HEAD = 56
@@ -23,10 +23,10 @@ def seat_colours(observation: dict) -> dict[str, tuple[int, int, int]]:
     return {name: theme.player_colour(i) for i, name in enumerate(observation["players"])}
 
 
-@cache
-def region_mask(board_id: str, rid: int) -> tuple[tuple[int, int], Image.Image]:
+@lru_cache(maxsize=1024)
+def region_mask(key: str, rid: int) -> tuple[tuple[int, int], Image.Image]:
     """(offset, mask) of one region at drawn size, cropped to its box (frame included)."""
-    geo = geometry(board_id)
+    geo = geometry(key)
     lab = geo.label_image().point([255 if i == rid else 0 for i in range(256)])
     lab = lab.resize(geo.size, Image.Resampling.NEAREST)
     x0, y0, x1, y1 = lab.getbbox()
@@ -36,8 +36,8 @@ def region_mask(board_id: str, rid: int) -> tuple[tuple[int, int], Image.Image]:
     return (x0 + MARGIN, y0 + MARGIN), lab.crop((x0, y0, x1, y1))
 
 
-def _highlight(im: Image.Image, board_id: str, rid: int) -> None:
-    (ox, oy), mask = region_mask(board_id, rid)
+def _highlight(im: Image.Image, key: str, rid: int) -> None:
+    (ox, oy), mask = region_mask(key, rid)
     inner = mask.filter(ImageFilter.MinFilter(11))
     band = ImageChops.subtract(mask, inner)
     core = ImageChops.subtract(mask, mask.filter(ImageFilter.MinFilter(5)))
@@ -58,11 +58,12 @@ def draw_tokens(im: Image.Image, board: data.Board, observation: dict,
                 highlight: Iterable[int] = ()) -> None:
     """Markers (owner colour, count, race), lost tribes, pieces, highlighted regions."""
     colours = seat_colours(observation)
-    spots = layout(board.id)
-    size = geometry(board.id).size
+    key = board_key(board)
+    spots = layout(key)
+    size = geometry(key).size
     for rid in sorted({int(r) for r in highlight}):
         if 0 <= rid < len(board.regions):
-            _highlight(im, board.id, rid)
+            _highlight(im, key, rid)
     for key, reg in observation.get("regions", {}).items():
         rid = int(key)
         sp = spots[rid]
@@ -168,7 +169,7 @@ def draw_panel(im: Image.Image, top: int, observation: dict, *, viewer: str | No
 def draw_map(board: data.Board, observation: dict, *, viewer: str | None = None,
              highlight: Iterable[int] = ()) -> Image.Image:
     """The full map picture (RGB) of an observation of `board`."""
-    static = map_layer(board.id)
+    static = map_layer(board_key(board))
     n = len(observation["players"])
     im = Image.new("RGB", (static.width, static.height + panel_height(n)), theme.PARCHMENT)
     im.paste(static, (0, 0))

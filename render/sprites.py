@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from functools import cache
 
 from PIL import Image, ImageDraw
@@ -89,12 +90,19 @@ def symbol(kind: str, d: int = 36) -> Image.Image:
 # ----------------------------------------------------------------------------- pieces
 
 def _troll_lair(draw: ImageDraw.ImageDraw, d: int) -> None:
+    """A troll's spiked wooden club (not an arch or a peak: caverns and mountains are)."""
     s = d * SS
-    draw.chord((0.16 * s, 0.3 * s, 0.84 * s, 1.1 * s), 180, 360, fill=(150, 150, 140))
-    draw.chord((0.34 * s, 0.5 * s, 0.66 * s, 0.96 * s), 180, 360, fill=(20, 20, 20))
-    draw.line(_pts(d, 0.16, 0.7, 0.84, 0.7), fill=(20, 20, 20), width=2 * SS)
-    draw.polygon(_pts(d, 0.3, 0.36, 0.36, 0.2, 0.42, 0.36), fill=(240, 240, 230))
-    draw.polygon(_pts(d, 0.58, 0.36, 0.64, 0.2, 0.7, 0.36), fill=(240, 240, 230))
+    cx, cy, r = 0.6 * s, 0.38 * s, 0.2 * s
+    for k in range(7):  # spikes around the head
+        t = math.radians(-150 + k * 40)
+        tip = (cx + 1.6 * r * math.cos(t), cy + 1.6 * r * math.sin(t))
+        a1 = (cx + r * math.cos(t - 0.35), cy + r * math.sin(t - 0.35))
+        a2 = (cx + r * math.cos(t + 0.35), cy + r * math.sin(t + 0.35))
+        draw.polygon([a1, tip, a2], fill=(246, 240, 220), outline=theme.INK)
+    draw.line(_pts(d, 0.24, 0.82, 0.52, 0.48), fill=theme.INK, width=int(0.19 * s))
+    draw.line(_pts(d, 0.24, 0.82, 0.52, 0.48), fill=(122, 78, 38), width=int(0.12 * s))
+    draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=(150, 100, 52), outline=theme.INK,
+                 width=2 * SS)
 
 
 def _fortress(draw: ImageDraw.ImageDraw, d: int) -> None:
@@ -132,27 +140,27 @@ def _hole(draw: ImageDraw.ImageDraw, d: int) -> None:
     draw.ellipse(_pts(d, 0.26, 0.4, 0.74, 0.68), fill=(10, 8, 6))
 
 
-PIECES = {"troll_lair": (_troll_lair, (96, 120, 70)), "fortress": (_fortress, (236, 236, 236)),
+PIECES = {"troll_lair": (_troll_lair, (110, 150, 80)), "fortress": (_fortress, (236, 236, 236)),
           "encampment": (_encampment, (150, 110, 70)), "hero": (_hero, (236, 190, 50)),
           "dragon": (_dragon, (200, 50, 40)), "hole": (_hole, (200, 170, 120))}
 
 
 @cache
 def piece(kind: str, count: int = 1, d: int = 38) -> Image.Image:
-    """A piece on a coloured disc; a count above 1 is written beside it."""
+    """A piece on a coloured disc; a count above 1 sits on a dark badge at its lower right."""
     draw_fn, bg = PIECES.get(kind, (None, (200, 200, 200)))
-    if count > 1:
-        f = theme.font(22 * SS, "bold")
-        tw = int(draw_probe().textlength(f"×{count}", font=f) / SS) + 6
-    else:
-        tw = 0
-    im, draw = _canvas(d + tw, d)
+    extra = 12 if count > 1 else 0
+    im, draw = _canvas(d + extra, d)
     _disc(draw, d, bg)
     if draw_fn:
         draw_fn(draw, d)
-    if tw:
-        draw.text(((d + 2) * SS, d * SS / 2), f"×{count}", font=theme.font(22 * SS, "bold"),
-                  fill=(255, 255, 255), anchor="lm", stroke_width=3 * SS, stroke_fill=theme.INK)
+    if extra:
+        b = 24 * SS
+        x1, y1 = (d + extra) * SS, d * SS
+        draw.ellipse((x1 - b, y1 - b, x1 - 1, y1 - 1), fill=theme.INK,
+                     outline=(255, 255, 255), width=2 * SS)
+        draw.text((x1 - b / 2, y1 - b / 2), str(count), font=theme.font(17 * SS, "bold"),
+                  fill=(255, 255, 255), anchor="mm")
     return _done(im)
 
 

@@ -2,17 +2,25 @@
 
 from __future__ import annotations
 
-import math
+import io
 import random
 from dataclasses import dataclass
-from functools import cache
+from functools import lru_cache
 
 from PIL import Image, ImageChops, ImageDraw, ImageFilter
 
 from engine import data
 
 from . import sprites, theme
-from .geometry import Geometry, geometry
+from .geometry import (
+    Geometry,
+    board_of,
+    content_digest,
+    geometry,
+    read_cache,
+    source_digest,
+    write_cache,
+)
 
 MARGIN = 14  # parchment frame around the map, drawn pixels
 SS = 2  # the static layer is drawn at twice the size, then reduced
@@ -56,6 +64,20 @@ def _glyph(draw: ImageDraw.ImageDraw, terrain: str, x: float, y: float, s: float
                      340, fill=ink, width=w)
 
 
+def _dilate(mask: Image.Image, r: int) -> Image.Image:
+    """Max over a (2r+1)-square, as 2x(2r) shifted maxima (much faster than MaxFilter)."""
+    for horizontal in (True, False):
+        out = mask
+        for d in range(-r, r + 1):
+            if d == 0:
+                continue
+            shifted = Image.new("L", mask.size, 0)
+            shifted.paste(mask, (d, 0) if horizontal else (0, d))
+            out = ImageChops.lighter(out, shifted)
+        mask = out
+    return mask
+
+
 def _edges(lab: Image.Image) -> Image.Image:
     """255 where a pixel's right or lower neighbour has another label."""
     dx = ImageChops.difference(lab, ImageChops.offset(lab, 1, 0))
@@ -66,25 +88,26 @@ def _edges(lab: Image.Image) -> Image.Image:
 def _terrain_layer(board: data.Board, geo: Geometry) -> Image.Image:
     """Terrain, water shading, texture and borders of the map, at SS x the drawn size."""
     w, h = geo.size[0] * SS, geo.size[1] * SS
-    lab = geo.label_image().resize(geo.size, Image.Resampling.NEAREST)
-    lab = lab.filter(ImageFilter.ModeFilter(5))  # round off the raster's stair steps
-    lab = lab.resize((w, h), Image.Resampling.NEAREST)
+    lab = geo.drawn_labels().resize((w, h), Image.Resampling.NEAREST)
     pal = []
     for i in range(256):
-        pal += list(_region_colour(board.regions[i])) if i < len(board.regions) else [0, 0, 0]
+        pal += list(_region_colour(board.regions[i])) if i < len(board.regions) \
+            else list(theme.PARCHMENT)
     coloured = lab.copy()
     coloured.putpalette(pal)
     base = coloured.convert("RGB")
     # shallows along the shores of seas and the lake
     water = lab.point(_lut({r.id: 255 for r in board.regions if r.is_water}))
-    inner = water.filter(ImageFilter.GaussianBlur(14 * SS))
-    shallow = ImageChops.subtract(water, inner).point(lambda v: min(255, v * 2))
-    base = Image.composite(Image.new("RGB", (w, h), (160, 200, 222)), base, shallow)
+    if water.getbbox():
+        inner = water.filter(ImageFilter.GaussianBlur(14 * SS))
+        shallow = ImageChops.subtract(water, inner).point(lambda v: min(255, v * 2))
+        base = Image.composite(Image.new("RGB", (w, h), (160, 200, 222)), base, shallow)
     # texture glyphs on a jittered lattice, only where the whole glyph lies in one region
     draw = ImageDraw.Draw(base)
     rng = random.Random(geo.board)
     step = 30 * SS
     px = lab.load()
+    n = len(board.regions)
     for gy in range(0, h, step):
         for gx in range(0, w, step):
             x = gx + rng.uniform(0.1, 0.9) * step
@@ -95,23 +118,39 @@ def _terrain_layer(board: data.Board, geo: Geometry) -> Image.Image:
             if any(not (0 <= a < w and 0 <= b < h) for a, b in pts):
                 continue
             rid = px[int(x), int(y)]
-            if any(px[int(a), int(b)] != rid for a, b in pts[1:]):
+            if rid >= n or any(px[int(a), int(b)] != rid for a, b in pts[1:]):
                 continue
             _glyph(draw, board.regions[rid].terrain, x, y, s * 0.6, rng)
     # a soft darkening along every border, then the borders themselves
     edges = _edges(lab)
     shade = edges.filter(ImageFilter.GaussianBlur(7 * SS)).point(lambda v: min(110, v * 3))
+    if geo.kind == "discs":  # no shading on the blank background
+        shade = ImageChops.multiply(shade, lab.point(lambda v: 0 if v >= n else 255))
     base = Image.composite(Image.new("RGB", (w, h), (60, 40, 24)), base, shade)
-    line = edges.filter(ImageFilter.MaxFilter(5))
+    line = _dilate(edges, 2)
     base.paste(theme.BORDER, (0, 0), line)
+    if geo.kind == "discs" and geo.discs:
+        _links(base, board, geo, lab)
     return base
 
 
-@cache
-def map_layer(board_id: str) -> Image.Image:
-    """The framed map with terrain, borders, region numbers and symbols (RGB, drawn size)."""
-    board = data.board(board_id)
-    geo = geometry(board_id)
+def _links(base: Image.Image, board: data.Board, geo: Geometry, lab: Image.Image) -> None:
+    """Fallback layout: adjacency as ink lines between the discs (on the background only)."""
+    lines = Image.new("L", base.size, 0)
+    draw = ImageDraw.Draw(lines)
+    for r in board.regions:
+        for m in r.neighbours:
+            if r.id < m:
+                (x0, y0, _), (x1, y1, _) = geo.discs[r.id], geo.discs[m]
+                draw.line((x0 * SS, y0 * SS, x1 * SS, y1 * SS), fill=255, width=5 * SS)
+    n = len(board.regions)
+    lines = ImageChops.multiply(lines, lab.point(lambda v: 255 if v >= n else 0))
+    base.paste(theme.BORDER, (0, 0), lines)
+
+
+def _draw_layer(key: str) -> Image.Image:
+    board = board_of(key)
+    geo = geometry(key)
     mw, mh = geo.size
     big = Image.new("RGB", ((mw + 2 * MARGIN) * SS, (mh + 2 * MARGIN) * SS), theme.PARCHMENT)
     big.paste(_terrain_layer(board, geo), (MARGIN * SS, MARGIN * SS))
@@ -122,7 +161,7 @@ def map_layer(board_id: str) -> Image.Image:
     draw.rectangle((SS * 3, SS * 3, big.width - SS * 3, big.height - SS * 3),
                    outline=theme.PARCHMENT_DARK, width=2 * SS)
     im = big.reduce(SS)
-    spots = layout(board_id)
+    spots = layout(key)
     for region in board.regions:
         sp = spots[region.id]
         paste_centered(im, sprites.region_label(region.id), *sp.label)
@@ -132,10 +171,36 @@ def map_layer(board_id: str) -> Image.Image:
     return im
 
 
-MARKER_BOX = (92, 46)
-LABEL_BOX = (44, 34)
-ICON_BOX = (38, 38)
-PIECE_BOX = (44, 40)
+def layer_cache_name(key: str) -> str:
+    """File name of a board's static layer in the disk cache: board content, geometry and
+    drawing code all go into it, so a stale picture is never reused."""
+    geo = geometry(key)
+    board = board_of(key)
+    code = source_digest("static.py", "sprites.py", "theme.py")
+    return f"static-{key}-{content_digest(board)[:8]}-{geo.digest[:8]}-{code}.png"
+
+
+@lru_cache(maxsize=12)  # a few MB each: bounded, custom boards come and go
+def map_layer(key: str) -> Image.Image:
+    """The framed map with terrain, borders, region numbers and symbols (RGB, drawn size).
+
+    Drawn once per board per process; also kept as PNG in the disk cache (render.geometry
+    cache_dir), so later processes only decode it."""
+    name = layer_cache_name(key)
+    blob = read_cache(name)
+    if blob is not None:
+        try:
+            im = Image.open(io.BytesIO(blob))
+            im.load()
+            if im.mode == "RGB":
+                return im
+        except (OSError, ValueError):
+            pass
+    im = _draw_layer(key)
+    buf = io.BytesIO()
+    im.save(buf, "PNG", compress_level=1)
+    write_cache(name, buf.getvalue())
+    return im
 
 
 @dataclass(frozen=True)
@@ -148,99 +213,18 @@ class Spots:
     pieces: tuple[tuple[float, float], ...]
 
 
-class _Placer:
-    """Boxes placed in one region: each takes the free spot nearest its preferred offset."""
+@lru_cache(maxsize=64)
+def layout(key: str) -> dict[int, Spots]:
+    """Marker, number, symbol and piece spots of every region (computed by the builder, see
+    render/builder.py `slots`: inside the region and clear of each other where room allows)."""
+    geo = geometry(key)
 
-    def __init__(self, lab, size: tuple[int, int], rid: int, centre: tuple[float, float]) -> None:
-        self.lab, self.size, self.rid, self.centre = lab, size, rid, centre
-        self.placed: list[tuple[float, float, float, float]] = []
-
-    def coverage(self, x: float, y: float, bw: float, bh: float) -> int:
-        """How many of 9 sample points of the box lie in the region (0 if off the map)."""
-        mw, mh = self.size
-        x0, y0, x1, y1 = x - bw / 2, y - bh / 2, x + bw / 2, y + bh / 2
-        if x0 < 2 or y0 < 2 or x1 > mw - 3 or y1 > mh - 3:
-            return 0
-        lab, rid = self.lab, self.rid
-        return sum(lab[int(x0 + (x1 - x0) * k / 2), int(y0 + (y1 - y0) * j / 2)] == rid
-                   for k in range(3) for j in range(3))
-
-    def clashes(self, x: float, y: float, bw: float, bh: float) -> int:
-        n = 0
-        for px, py, pw, ph in self.placed:
-            if abs(x - px) * 2 < bw + pw and abs(y - py) * 2 < bh + ph:
-                n += 1
-        return n
-
-    def fits(self, x: float, y: float, bw: float, bh: float) -> bool:
-        mw, mh = self.size
-        x0, y0, x1, y1 = x - bw / 2, y - bh / 2, x + bw / 2, y + bh / 2
-        if x0 < 2 or y0 < 2 or x1 > mw - 3 or y1 > mh - 3:
-            return False
-        lab, rid = self.lab, self.rid
-        for k in (0, 4, 2, 1, 3):
-            for j in (0, 4, 2, 1, 3):
-                if lab[int(x0 + (x1 - x0) * k / 4), int(y0 + (y1 - y0) * j / 4)] != rid:
-                    return False
-        return True
-
-    def _rings(self, goal: tuple[float, float], step: int, reach: int):
-        cx, cy = self.centre
-        for r in range(0, reach, step):
-            n = max(1, int(r * 6.28 / 6))
-            yield sorted(((cx + r * math.cos(6.283 * k / n), cy + r * math.sin(6.283 * k / n))
-                          for k in range(n)), key=lambda p: math.dist(p, goal))
-
-    def put(self, bw: float, bh: float, prefer: tuple[float, float]) -> tuple[float, float]:
-        """Fully inside and clear if possible, else the best partial spot nearby."""
-        cx, cy = self.centre
-        goal = (cx + prefer[0], cy + prefer[1])
-        best = None
-        for ring in self._rings(goal, 4, 150):
-            for x, y in ring:
-                if self.fits(x, y, bw, bh) and not self.clashes(x, y, bw, bh):
-                    best = (x, y)
-                    break
-            if best:
-                break
-        if best is None:
-            best_key = None
-            best = (cx, cy)
-            for ring in self._rings(goal, 8, 96):
-                for x, y in ring:
-                    cov = self.coverage(x, y, bw, bh)
-                    if cov:
-                        clash = self.clashes(x, y, bw, bh)
-                        key = (clash == 0, cov - 4 * clash)
-                        if best_key is None or key > best_key:
-                            best, best_key = (x, y), key
-        self.placed.append((best[0], best[1], bw, bh))
-        return best
-
-
-@cache
-def layout(board_id: str) -> dict[int, Spots]:
-    """Place marker, number, symbols and piece spots of every region inside the region,
-    starting from the region's widest point (its first anchor)."""
-    board = data.board(board_id)
-    geo = geometry(board_id)
-    lab = geo.label_image().resize(geo.size, Image.Resampling.NEAREST).load()
-
-    def shift(p: tuple[float, float]) -> tuple[float, float]:
+    def shift(p) -> tuple[float, float]:
         return (p[0] + MARGIN, p[1] + MARGIN)
 
-    out = {}
-    for region in board.regions:
-        cx, cy, _ = geo.anchors[region.id][0]
-        pl = _Placer(lab, geo.size, region.id, (cx, cy))
-        marker = pl.put(*MARKER_BOX, (0, 0))
-        label = pl.put(*LABEL_BOX, (0, -40))
-        n_icons = (region.terrain == "mountain") + len(region.symbols)
-        icons = tuple(pl.put(*ICON_BOX, (-30 + 40 * k, 44)) for k in range(n_icons))
-        pieces = tuple(pl.put(*PIECE_BOX, (70 if k % 2 == 0 else -70, 0)) for k in range(3))
-        out[region.id] = Spots(shift(marker), shift(label), tuple(map(shift, icons)),
-                               tuple(map(shift, pieces)))
-    return out
+    return {rid: Spots(shift(s["marker"]), shift(s["label"]), tuple(map(shift, s["icons"])),
+                       tuple(map(shift, s["pieces"])))
+            for rid, s in geo.slots.items()}
 
 
 def paste_centered(im: Image.Image, sprite: Image.Image, x: float, y: float) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -10,6 +11,21 @@ import pytest
 import engine
 
 SCENARIOS = Path(__file__).resolve().parents[2] / "docs" / "scenarios"
+
+
+@pytest.fixture(scope="session", autouse=True)
+def render_cache_dir(tmp_path_factory):
+    """A fresh disk cache for the session (so the tests draw everything at least once)."""
+    from render.geometry import CACHE_ENV
+
+    path = tmp_path_factory.mktemp("render-cache")
+    old = os.environ.get(CACHE_ENV)
+    os.environ[CACHE_ENV] = str(path)
+    yield path
+    if old is None:
+        os.environ.pop(CACHE_ENV, None)
+    else:
+        os.environ[CACHE_ENV] = old
 
 
 def scenario(board_id: str) -> dict:

@@ -14,9 +14,8 @@ OUT = 255
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _contacts(board_id: str) -> tuple[dict[tuple[int, int], int], set[tuple[int, int]]]:
+def contacts(geo) -> tuple[dict[tuple[int, int], int], set[tuple[int, int]]]:
     """(4-neighbour contact lengths per pair, pairs touching even at a corner); 255 = outside."""
-    geo = geometry(board_id)
     w, h, lab = geo.width, geo.height, geo.labels
 
     def at(x: int, y: int) -> int:
@@ -38,7 +37,7 @@ def _contacts(board_id: str) -> tuple[dict[tuple[int, int], int], set[tuple[int,
     return side, corner
 
 
-def _wanted(board: data.Board) -> set[tuple[int, int]]:
+def wanted(board: data.Board) -> set[tuple[int, int]]:
     pairs = {(min(r.id, n), max(r.id, n)) for r in board.regions for n in r.neighbours}
     pairs |= {(r.id, OUT) for r in board.regions if r.edge}
     return pairs
@@ -48,13 +47,13 @@ def _wanted(board: data.Board) -> set[tuple[int, int]]:
 def test_visible_borders_are_exactly_the_adjacency(board_id: str) -> None:
     board = data.board(board_id)
     geo = geometry(board_id)
-    side, corner = _contacts(board_id)
-    wanted = _wanted(board)
+    side, corner = contacts(geo)
+    want = wanted(board)
     visible = {k for k, n in side.items() if n >= geo.min_contact}
     # every pair of neighbours shares a border at least min_contact raster pixels long
-    assert {k for k in wanted if k not in visible} == set()
+    assert {k for k in want if k not in visible} == set()
     # and no other pair touches at all, not even diagonally at a corner
-    assert corner - wanted == set()
+    assert corner - want == set()
     # the edge flag matches: a region touches the map edge iff it is an edge region
     for r in board.regions:
         assert ((r.id, OUT) in visible) == r.edge, r.id
@@ -102,3 +101,26 @@ def test_geometry_file_is_what_the_script_builds() -> None:
     import base64
     import zlib
     assert zlib.decompress(base64.b64decode(built["labels"])) == geometry("official-2p").labels
+
+
+@pytest.mark.parametrize("board_id", data.BOARD_IDS)
+def test_slots_never_cover_a_marker_number_or_symbol(board_id: str) -> None:
+    from render.builder import ICON_BOX, LABEL_BOX, MARKER_BOX, PIECE_BOX
+
+    geo = geometry(board_id)
+    board = data.board(board_id)
+    boxes = []  # (region, hard, centre, size)
+    for r in board.regions:
+        s = geo.slots[r.id]
+        n_icons = (r.terrain == "mountain") + len(r.symbols)
+        assert len(s["icons"]) == n_icons and len(s["pieces"]) == 3
+        boxes += [(r.id, True, s["marker"], MARKER_BOX), (r.id, True, s["label"], LABEL_BOX)]
+        boxes += [(r.id, True, p, ICON_BOX) for p in s["icons"]]
+        boxes += [(r.id, False, p, PIECE_BOX) for p in s["pieces"]]
+        # the marker and the number sit in their own region
+        for x, y in (s["marker"], s["label"]):
+            assert geo.labels[int(y / geo.scale) * geo.width + int(x / geo.scale)] == r.id
+    for i, (ra, hard_a, (xa, ya), (wa, ha)) in enumerate(boxes):
+        for rb, hard_b, (xb, yb), (wb, hb) in boxes[i + 1:]:
+            if hard_a or hard_b:
+                assert not (abs(xa - xb) * 2 < wa + wb and abs(ya - yb) * 2 < ha + hb), (ra, rb)
