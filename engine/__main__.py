@@ -11,11 +11,13 @@ from .errors import EngineError
 
 def run(scenario_path: str, lines, out) -> int:
     try:
-        with open(scenario_path, encoding="utf-8") as f:
+        with open(scenario_path, encoding="utf-8-sig") as f:
             state = load_scenario(json.load(f))
-    except (OSError, ValueError, KeyError, TypeError) as exc:
+    except Exception as exc:  # a bad file or scenario is reported, never a traceback
+        message = str(exc) if isinstance(exc, OSError | ValueError) else repr(exc)
         out.write(json.dumps({"ok": False, "error": {"code": "invalid_scenario",
-                                                     "message": str(exc)}}) + "\n")
+                                                     "message": message}}) + "\n")
+        out.flush()
         return 1
     for line in lines:
         if not line.strip():

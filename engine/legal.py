@@ -24,11 +24,11 @@ from .rules import (
     T_OK,
     _ally_error,
     _candidates,
+    _close_ghouls,
     _decline_error,
     _enchant_error,
     _end_checks,
     _ghouls,
-    _ghouls_open_error,
     _held,
     _place_error,
     _target_code,
@@ -77,8 +77,10 @@ def legal_actions(s: GameState) -> list[Action]:
             if t.ghouls == 0 and stage is Stage.CONQUEST and g.hand >= 1:
                 _targets(s, me, g, False, held, name, out, "decline")
             _redeploy(s, g, held, name, out)
-        if _ghouls_open_error(s, me) is not None:
-            return out
+            if g.hand > 0:  # the Active race acts on the board where the Ghouls stand again
+                s = s.fork()
+                _close_ghouls(s, me, [])
+                s.seal()
     held = _held(s, h.race)
     power = power_rule(h.power)
     if stage is Stage.CONQUEST and not t.ended:

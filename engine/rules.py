@@ -269,24 +269,31 @@ def _require_conquest(s: GameState, me: int) -> Hold:
     return h
 
 
-def _ghouls_open_error(s: GameState, me: int) -> E.RulesViolation | None:
-    """The Active race may act only once the In Decline Ghouls hold no tokens in hand."""
+def _close_ghouls(s: GameState, me: int, events: list[dict]) -> None:
+    """The Active race acts: the In Decline Ghouls are done for the turn (§12.1 step 2).
+
+    Readied Ghoul tokens still in hand stand again where they were lifted from (as if never
+    picked up), any others on a Ghoul region; with no Ghoul region left they go to the tray.
+    """
     if s.turn.ghouls == 2:
-        return None
+        return
     g = _ghouls(s, me)
     if g is not None and g.hand > 0:
-        return E.HandNotEmpty(
-            f"Place your {_plural(g.hand, 'In Decline Ghoul token')} before your Active race acts."
-        )
-    return None
-
-
-def _close_ghouls(s: GameState, me: int) -> None:
-    err = _ghouls_open_error(s, me)
-    if err:
-        raise err
-    if s.turn.ghouls != 2:
-        s.turn_w().ghouls = 2
+        hw = _hold_w(s, me, g.race)
+        held = _held(s, g.race)
+        left = hw.hand
+        spots = [(rid, n) for rid, n in s.turn.ghoul_ready if rid in held]
+        if held:
+            spots.append((held[0], left))
+        for rid, n in spots:
+            k = min(n, left)
+            if k:
+                s.area_w(rid).tokens += k
+                left -= k
+                events.append({"type": "deployed", "player": _name(s, me), "region": rid,
+                               "count": k, "auto": True})
+        hw.hand = 0
+    s.turn_w().ghouls = 2
 
 
 def _pending_bonus(s: GameState, me: int) -> int:
@@ -309,8 +316,7 @@ def _close_conquests(s: GameState, me: int, events: list[dict]) -> None:
     tw.ended = True
     tw.bonus_given = True
     tw.roll = None
-    if tw.ghouls != 2:
-        tw.ghouls = 2
+    _close_ghouls(s, me, events)
     s.stage = Stage.REDEPLOY
     if bonus:
         h = s.seat_w(me).active
@@ -598,38 +604,26 @@ def _end_checks(s: GameState, me: int) -> E.RulesViolation | None:
     h = s.seats[me].active
     if h is None:
         return E.NoActiveRace("You have no Active race.")
-    err = _ghouls_open_error(s, me)
-    if err:
-        return err
-    g = _ghouls(s, me)
-    if g is not None and g.hand > 0:
-        return E.HandNotEmpty(f"Place your {_plural(g.hand, 'In Decline Ghoul token')} first.")
-    if not _held(s, h.race):
-        return None
-    keep = min(race_rule(h.race).reserve, h.hand)
-    left = h.hand - keep
-    if left > 0:
-        extra = f" (you may keep {keep} Amazons back)" if keep else ""
-        return E.HandNotEmpty(
-            f"You still have {_plural(left, 'token')} to deploy on your regions{extra}."
-        )
     return None
 
 
 def _wrap_up(s: GameState, me: int, events: list[dict]) -> None:
     """End-of-turn steps before scoring: Amazons' 4 leave the map, Heroes and camps stand."""
-    before = s.seats[me].active.hand
     _close_conquests(s, me, events)
     h = s.seats[me].active
-    extra = h.hand - before
-    if extra > 0 and _held(s, h.race):  # Skeletons' new tokens: onto the thinnest regions
+    extra = h.hand - min(race_rule(h.race).reserve, h.hand)
+    held = _held(s, h.race)
+    if extra > 0 and held:  # tokens left in hand (Skeletons' new ones too): thinnest regions
         h = s.seat_w(me).active
+        put: dict[int, int] = {}
         for _ in range(extra):
-            rid = min(_held(s, h.race), key=lambda r: (s.areas[r].tokens, r))
+            rid = min(held, key=lambda r: (s.areas[r].tokens, r))
             s.area_w(rid).tokens += 1
-            h.hand -= 1
+            put[rid] = put.get(rid, 0) + 1
+        h.hand -= extra
+        for rid, n in sorted(put.items()):
             events.append({"type": "deployed", "player": _name(s, me), "region": rid,
-                           "count": 1, "auto": True})
+                           "count": n, "auto": True})
     race = race_rule(h.race)
     power = power_rule(h.power)
     if race.reserve:
@@ -655,6 +649,17 @@ def _wrap_up(s: GameState, me: int, events: list[dict]) -> None:
             events.append({"type": "reserve", "player": _name(s, me), "race": h.race,
                            "tokens": hw.hand})
     held = _held(s, h.race)
+    if power.bivouacs and s.turn.camps:  # lifted camps not set up anew go back where they stood
+        free = limits()["encampment"] - _n_pieces(s, "encampment")
+        for rid in s.turn.camps:
+            if free <= 0:
+                break
+            if rid in held:
+                a = s.area_w(rid)
+                a.pieces = _with(a.pieces, "encampment")
+                free -= 1
+                events.append({"type": "placed", "player": _name(s, me), "piece": "encampment",
+                               "region": rid, "auto": True})
     if power.heroic and held:  # both Heroes stand at the end of the turn
         on = [r for r in held if "hero" in s.areas[r].pieces]
         prefer = [r for r in s.turn.heroes if r in held]
@@ -763,7 +768,7 @@ def _do_abandon(s: GameState, me: int, act: Abandon, events: list[dict]) -> None
         raise E.AbandonTooLate("Regions may be abandoned only before your first conquest.")
     if s.areas[act.region].race != h.race:
         raise E.NotYourRegion(f"Your {h.race} do not hold region {act.region}.")
-    _close_ghouls(s, me)
+    _close_ghouls(s, me, events)
     n = _abandon_region(s, act.region)
     s.seat_w(me).active.hand += n
     s.turn_w().expanded = True
@@ -796,7 +801,7 @@ def _do_conquer(s: GameState, me: int, act: Conquer, events: list[dict]) -> None
     if not decline:
         if h.hand < 1:
             raise E.NoTokens("You have no token in hand to conquer with.")
-        _close_ghouls(s, me)
+        _close_ghouls(s, me, events)
     err = _target_error(s, me, rid, h, not decline)
     if err:
         raise err
@@ -826,7 +831,7 @@ def _do_reinforce(s: GameState, me: int, act: Reinforce, events: list[dict]) -> 
             raise E.NoSuchPower("Berserk races roll before every conquest instead (use roll).")
         if h.hand < 1:
             raise E.NoTokens("The final conquest needs at least 1 token in hand.")
-        _close_ghouls(s, me)
+        _close_ghouls(s, me, events)
     err = _target_error(s, me, rid, h, not decline)
     if err:
         raise err
@@ -866,7 +871,7 @@ def _do_roll(s: GameState, me: int, act: Roll, events: list[dict]) -> None:
         raise E.AlreadyUsed(f"You already rolled {s.turn.roll}; conquer a region first.")
     if h.hand < 1:
         raise E.NoTokens("You have no token in hand to conquer with.")
-    _close_ghouls(s, me)
+    _close_ghouls(s, me, events)
     value = _roll(s, events, _name(s, me), "berserk")
     t = s.turn_w()
     t.roll = value
@@ -899,7 +904,7 @@ def _do_enchant(s: GameState, me: int, act: Enchant, events: list[dict]) -> None
     err = _enchant_error(s, me, act.region, h)
     if err:
         raise err
-    _close_ghouls(s, me)
+    _close_ghouls(s, me, events)
     owner = s.areas[act.region].owner
     t = s.turn_w()
     t.expanded = True
@@ -918,7 +923,7 @@ def _do_dragon(s: GameState, me: int, act: Dragon, events: list[dict]) -> None:
     err = _target_error(s, me, act.region, h, True)
     if err:
         raise err
-    _close_ghouls(s, me)
+    _close_ghouls(s, me, events)
     for rid in _held(s, h.race):
         if "dragon" in s.areas[rid].pieces:
             a = s.area_w(rid)
@@ -978,7 +983,7 @@ def _do_deploy(s: GameState, me: int, act: Deploy, events: list[dict]) -> None:
     if act.count > h.hand:
         raise E.BadCount(f"You have {_plural(h.hand, 'token')} in hand, not {act.count}.")
     if active:
-        _close_ghouls(s, me)
+        _close_ghouls(s, me, events)
         _close_conquests(s, me, events)
     else:
         s.turn_w().ghouls = 1
@@ -1011,7 +1016,7 @@ def _do_move(s: GameState, me: int, act: Move, events: list[dict]) -> None:
             "a region either gives or takes by move, not both."
         )
     if active:
-        _close_ghouls(s, me)
+        _close_ghouls(s, me, events)
         _close_conquests(s, me, events)
     else:
         s.turn_w().ghouls = 1
@@ -1087,6 +1092,8 @@ def _lift(s: GameState, me: int, piece: str, events: list[dict]) -> None:
     t.lifted = t.lifted | {piece}
     if piece == "hero":
         t.heroes = tuple(spots)
+    else:
+        t.camps = tuple(spots)
     if spots:
         events.append({"type": "lifted", "player": _name(s, me), "piece": piece,
                        "regions": spots})
@@ -1107,10 +1114,14 @@ def _do_place(s: GameState, me: int, act: Place, events: list[dict]) -> None:
         else:
             _pop_pending(s, events)
         return
-    _close_ghouls(s, me)
+    _close_ghouls(s, me, events)
     _close_conquests(s, me, events)
     if act.piece in ("hero", "encampment") and act.piece not in s.turn.lifted:
-        _lift(s, me, act.piece, events)
+        if act.piece == "hero" or _n_pieces(s, "encampment") >= limits()["encampment"]:
+            _lift(s, me, act.piece, events)
+        else:  # §11.3: camps still in the box are added; the ones standing stay
+            t = s.turn_w()
+            t.lifted = t.lifted | {act.piece}
     a = s.area_w(act.region)
     a.pieces = _with(a.pieces, act.piece)
     t = s.turn_w()
@@ -1139,7 +1150,7 @@ def _do_ally(s: GameState, me: int, act: Ally, events: list[dict]) -> None:
     err = _ally_error(s, me, act.target)
     if err:
         raise err
-    _close_ghouls(s, me)
+    _close_ghouls(s, me, events)
     _close_conquests(s, me, events)
     t = s.turn_w()
     t.allied = True
@@ -1194,7 +1205,8 @@ def _do_end(s: GameState, me: int, act: End, events: list[dict]) -> None:
     err = _end_checks(s, me)
     if err:
         raise err
-    if s.stage is Stage.PICK:
+    if s.stage is Stage.PICK:  # nothing to pick: readied In Decline Ghouls stand again
+        _close_ghouls(s, me, events)
         _score(s, me, events, active_bonus=False)
         _finish_turn(s, me, events)
         return

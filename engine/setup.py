@@ -12,12 +12,18 @@ from .state import Area, Combo, GameState, Hold, Seat, Stage, Turn, geo_of
 
 
 def _board(board: str | data.Board) -> data.Board:
-    return data.board(board) if isinstance(board, str) else board
+    if not isinstance(board, str):
+        return board
+    if board not in data.BOARD_IDS:
+        raise ValueError(f"unknown board {board!r}; choose one of {', '.join(data.BOARD_IDS)}")
+    return data.board(board)
 
 
 def _check_players(players: Iterable[str]) -> tuple[str, ...]:
+    if isinstance(players, str | bytes | dict) or not isinstance(players, Iterable):
+        raise ValueError("players must be a list of player names")
     players = tuple(players)
-    if not 1 <= len(players) <= 6:
+    if not 2 <= len(players) <= 5:
         raise ValueError(f"a game needs 2-5 players, got {len(players)}")
     if len(set(players)) != len(players) or not all(isinstance(p, str) and p for p in players):
         raise ValueError("player names must be distinct non-empty strings")
@@ -65,11 +71,119 @@ def new_game(board: str | data.Board, players: list[str], seed: int,
     return _start(s)
 
 
+def _obj(v, what: str) -> dict:
+    if not isinstance(v, dict):
+        raise ValueError(f"{what} must be a JSON object, got {v!r}")
+    return v
+
+
+def _list(v, what: str) -> list:
+    if not isinstance(v, list):
+        raise ValueError(f"{what} must be a JSON list, got {v!r}")
+    return v
+
+
+def _int(v, what: str, lo: int | None = None, hi: int | None = None) -> int:
+    if isinstance(v, float) and v.is_integer():
+        v = int(v)
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise ValueError(f"{what} must be a whole number, got {v!r}")
+    if lo is not None and v < lo or hi is not None and v > hi:
+        bounds = f"at least {lo}" if hi is None else f"between {lo} and {hi}"
+        raise ValueError(f"{what} must be {bounds}, got {v}")
+    return v
+
+
+def _name_of(v, what: str) -> str:
+    if not isinstance(v, str):
+        raise ValueError(f"{what} must be a name (a string), got {v!r}")
+    return v
+
+
+def _given(d: dict, key: str, default):
+    v = d.get(key)
+    return default if v is None else v
+
+
+def _check_spec(spec) -> None:
+    """Shapes and types of a scenario, with messages that name the bad field."""
+    _obj(spec, "a scenario")
+    if "map" in spec:
+        _obj(spec["map"], "map")
+        _list(spec["map"].get("regions"), "map.regions")
+    elif "board" not in spec:
+        raise ValueError('a scenario needs "board" (a board id) or "map"')
+    else:
+        _name_of(spec["board"], "board")
+    if "players" not in spec:
+        raise ValueError('a scenario needs "players" (the seat order)')
+    _list(spec["players"], "players")
+    if spec.get("seed") is not None:
+        _int(spec["seed"], "seed")
+    faces = sorted(set(data.components().die))
+    for v in _list(spec.get("dice", []), "dice"):
+        if _int(v, "a forced die result") not in faces:
+            raise ValueError(f"forced die result {v} is not a face of the die {faces}")
+    if spec.get("current") is not None:
+        _name_of(spec["current"], "current")
+    for i, c in enumerate(_list(_given(spec, "row", []), "row")):
+        _obj(c, f"row[{i}]")
+        _name_of(c.get("race"), f"row[{i}].race")
+        _name_of(c.get("power"), f"row[{i}].power")
+        _int(c.get("coins", 0), f"row[{i}].coins", 0)
+    stack = _obj(_given(spec, "stack", {}), "stack")
+    for key in ("races", "powers"):
+        for v in _list(stack.get(key, []), f"stack.{key}"):
+            _name_of(v, f"stack.{key} entry")
+    _obj(_given(spec, "options", {}), "options")
+    for name, x in _obj(_given(spec, "seats", {}), "seats").items():
+        _obj(x, f"seats.{name}")
+        _int(x.get("coins", 0), f"seats.{name}.coins", 0)
+        if x.get("active") is not None:
+            a = _obj(x["active"], f"seats.{name}.active")
+            _name_of(a.get("race"), f"seats.{name}.active.race")
+            _name_of(a.get("power"), f"seats.{name}.active.power")
+            _int(a.get("hand", 0), f"seats.{name}.active.hand", 0)
+        for i, d in enumerate(_list(_given(x, "decline", []), f"seats.{name}.decline")):
+            _obj(d, f"seats.{name}.decline[{i}]")
+            _name_of(d.get("race"), f"seats.{name}.decline[{i}].race")
+            if d.get("power") is not None:
+                _name_of(d["power"], f"seats.{name}.decline[{i}].power")
+    for key, r in _obj(_given(spec, "regions", {}), "regions").items():
+        if not str(key).lstrip("-").isdigit():
+            raise ValueError(f"region key {key!r} is not a region id")
+        _obj(r, f"region {key}")
+        if "tokens" in r:
+            _int(r["tokens"], f"region {key} tokens", 1)
+        pieces = _list(r.get("pieces", []), f"region {key} pieces")
+        for piece in pieces:
+            _name_of(piece, f"a piece in region {key}")
+        if r.get("owner") is not None:
+            _name_of(r["owner"], f"region {key} owner")
+            if r.get("lost_tribe"):
+                raise ValueError(f"region {key} cannot hold both a Lost Tribe and {r['owner']}'s "
+                                 "tokens")
+        if r.get("race") is not None:
+            _name_of(r["race"], f"region {key} race")
+
+
 def load_scenario(spec: dict) -> GameState:
-    """Build the position a scenario describes (DESIGN.md), at the start of `current`'s turn."""
+    """Build the position a scenario describes (DESIGN.md), at the start of `current`'s turn.
+
+    A malformed scenario raises ValueError with a sentence naming the bad field.
+    """
+    _check_spec(spec)
+    try:
+        return _load_scenario(spec)
+    except (KeyError, TypeError, AttributeError, IndexError) as exc:
+        raise ValueError(f"malformed scenario: {type(exc).__name__} {exc}") from None
+
+
+def _load_scenario(spec: dict) -> GameState:
     b = data.board_from_reference(spec["map"]) if "map" in spec else _board(spec["board"])
     players = _check_players(spec["players"])
-    seed = spec.get("seed", 0)
+    seed = spec.get("seed")
+    seed = 0 if seed is None else int(seed)
     rng = random.Random(seed)
     start = data.components().start_coins
     limits = data.components().pieces
@@ -118,9 +232,12 @@ def load_scenario(spec: dict) -> GameState:
             if not 0 <= rid < len(areas):
                 raise ValueError(f"region {rid} is not on the board")
             pieces = tuple(sorted(r.get("pieces", ())))
+            if "mountain" in pieces and b.regions[rid].terrain == "mountain":
+                pieces = tuple(p for p in pieces if p != "mountain")  # terrain, always there
             for piece in pieces:
                 if piece not in data.PIECES:
-                    raise ValueError(f"unknown piece {piece!r} in region {rid}")
+                    raise ValueError(f"unknown piece {piece!r} in region {rid}; pieces are "
+                                     f"{', '.join(data.PIECES)}")
             if r.get("lost_tribe"):
                 areas[rid] = Area(lost_tribe=True, pieces=pieces)
                 continue
@@ -131,9 +248,18 @@ def load_scenario(spec: dict) -> GameState:
             if owner not in players:
                 raise ValueError(f"region {rid}: unknown owner {owner!r}")
             i = players.index(owner)
-            race = r["race"]
             seat = seats[i]
-            decline = bool(r.get("decline", False))
+            race = r.get("race")
+            if race is None:  # the owner's only race that fits
+                fits = [h.race for h in (seat.active, *seat.declines) if h is not None
+                        and ("decline" not in r or bool(r["decline"]) == (h is not seat.active))]
+                if len(fits) != 1:
+                    raise ValueError(f"region {rid}: name the race of {owner}'s tokens")
+                race = fits[0]
+            if "decline" in r:
+                decline = bool(r["decline"])
+            else:  # a race of the owner's decline list stands In Decline
+                decline = any(h.race == race for h in seat.declines)
             hold = seat.active if not decline else next(
                 (h for h in seat.declines if h.race == race), None)
             if hold is None or hold.race != race:
@@ -194,13 +320,17 @@ def load_scenario(spec: dict) -> GameState:
     if len(row) > data.components().visible_combos:
         raise ValueError("the row holds at most 6 combos")
 
-    current = spec.get("current", players[0])
+    current = spec.get("current")
+    if current is None:
+        current = players[0]
     if current not in players:
         raise ValueError(f"current player {current!r} is not playing")
+    rnd = spec.get("round")
+    rnd = 1 if rnd is None else _int(rnd, "round", 1, b.rounds)
     dice = tuple(int(v) for v in spec.get("dice", ()))
     s = GameState(
         board=b, geo=geo_of(b), players=players, seed=seed, options=_options(spec.get("options")),
-        rng=rng, dice=dice, round=int(spec.get("round", 1)), current=players.index(current),
+        rng=rng, dice=dice, round=rnd, current=players.index(current),
         stage=Stage.PICK, row=tuple(row), banners=tuple(banners), badges=tuple(badges),
         discards=tuple(discarded), seats=seats, areas=areas, turn=Turn(),
     )

@@ -112,6 +112,7 @@ class Turn:
     moved_from: frozenset[int] = frozenset()
     moved_to: frozenset[int] = frozenset()
     heroes: tuple[int, ...] = ()  # where the Heroes stood before this turn's first `place hero`
+    camps: tuple[int, ...] = ()  # where lifted encampments stood (one entry per encampment)
     lifted: frozenset[str] = frozenset()  # piece kinds picked up to be placed anew this turn
     displaced: tuple[tuple[int, int], ...] = ()  # (seat, encampments) knocked off this turn
     allied: bool = False
@@ -135,6 +136,7 @@ class Turn:
         t.moved_from = self.moved_from
         t.moved_to = self.moved_to
         t.heroes = self.heroes
+        t.camps = self.camps
         t.lifted = self.lifted
         t.displaced = self.displaced
         t.allied = self.allied

@@ -307,10 +307,14 @@ def test_no_decline_after_expanding_or_on_pick_turn_but_stout_may() -> None:
     seats["ann"]["coins"] = 0
     s = engine.load_scenario(spec(seats, {4: reg("ann", "Orcs", 1)}))
     s, _ = run(s, C("ann", 8))
-    refused(s, {"do": "decline", "player": "ann"}, "hand_not_empty")
     s, ev = run(s, D("ann", 8, 1), {"do": "decline", "player": "ann"})
     types = [e["type"] for e in ev]
     assert types.index("scored") < types.index("declined")
+    # a token left in hand is put on a region before scoring (§6.5: nothing stays in hand)
+    s2, ev = run(engine.load_scenario(spec(seats, {4: reg("ann", "Orcs", 1)})), C("ann", 8),
+                 {"do": "decline", "player": "ann"})
+    assert {"type": "deployed", "player": "ann", "region": 4, "count": 1, "auto": True} in ev
+    assert coins(s2, "ann") == 2
     assert coins(s, "ann") == 2  # 2 regions; 8 was empty, so no Orc bonus
     assert obs(s)["regions"]["8"]["decline"] is True
 
@@ -334,8 +338,11 @@ def test_ghouls_in_decline_conquer_first() -> None:
     assert o["players"]["ann"]["decline"][0]["hand"] == 3
     s, _ = run(s, C("ann", 8, "decline"))
     assert obs(s)["regions"]["8"]["decline"] is True and obs(s)["regions"]["8"]["race"] == "Ghouls"
-    refused(s, C("ann", 16), "hand_not_empty", "1")  # one Ghoul left in hand
+    # one Ghoul left in hand: when the Active race acts it stands again where it was lifted
+    s2, _ = run(s, C("ann", 16))
+    assert obs(s2)["regions"]["4"]["tokens"] == 2 and obs(s2)["players"]["ann"]["decline"][0]["hand"] == 0
     s, _ = run(s, D("ann", 4, 1), C("ann", 16))
+    assert obs(s)["regions"]["4"]["tokens"] == 2
     refused(s, C("ann", 5, "decline"), "conquests_over")
 
 
@@ -367,10 +374,11 @@ def test_skeletons_bonus_on_redeploy_capped_by_tray() -> None:
     s = engine.load_scenario(spec(seats, regions))
     s, _ = run(s, C("ann", 5), C("ann", 2), C("ann", 8))
     h = obs(s)["players"]["ann"]["hand"]
-    refused(s, END("ann"), "hand_not_empty")
     s, ev = run(s, D("ann", 8, h))
     assert any(e["type"] == "bonus_tokens" and e["tokens"] == 1 for e in ev)
     assert obs(s)["players"]["ann"]["hand"] == 1
+    s, ev = run(s, END("ann"))  # the bonus token left in hand goes on the thinnest region
+    assert sum(e["count"] for e in ev if e["type"] == "deployed" and e.get("auto")) == 1
 
 
 def test_dragon_master_one_token_and_immunity() -> None:
@@ -658,11 +666,25 @@ def test_first_placement_sets_camps_and_heroes_up_anew() -> None:
                8: reg("ann", "Ratmen", 1, pieces=["encampment"]), 1: reg("ann", "Ratmen", 1)}
     s = engine.load_scenario(spec(seats, regions))
     assert obs(s)["regions"]["4"]["pieces"] == ["encampment"] * 2  # still standing
+    # two camps are still in the box: placing one adds it, the others stay (§11.3: moving is
+    # optional)
     s, ev = run(s, {"do": "place", "player": "ann", "piece": "encampment", "region": 1})
-    assert any(e["type"] == "lifted" and e["regions"] == [4, 4, 8] for e in ev)
+    assert not any(e["type"] == "lifted" for e in ev)
     s, _ = run(s, END("ann"))
     camps = {k: v["pieces"].count("encampment") for k, v in obs(s)["regions"].items()}
-    assert camps == {"1": 1, "4": 0, "8": 0}
+    assert camps == {"1": 1, "4": 2, "8": 1}
+
+    # all five on the map: the first placement sets them up anew; the ones not placed again
+    # go back to where they stood
+    regions = {4: reg("ann", "Ratmen", 1, pieces=["encampment"] * 3),
+               8: reg("ann", "Ratmen", 1, pieces=["encampment"] * 2), 1: reg("ann", "Ratmen", 1)}
+    s = engine.load_scenario(spec(seats, regions))
+    s, ev = run(s, {"do": "place", "player": "ann", "piece": "encampment", "region": 1})
+    assert any(e["type"] == "lifted" and e["regions"] == [4, 4, 4, 8, 8] for e in ev)
+    s, _ = run(s, {"do": "place", "player": "ann", "piece": "encampment", "region": 1})
+    s, _ = run(s, END("ann"))
+    camps = {k: v["pieces"].count("encampment") for k, v in obs(s)["regions"].items()}
+    assert camps == {"1": 2, "4": 3, "8": 0}
 
     seats = {"ann": {"active": act("Ratmen", "Heroic")}, "bob": {}}
     regions = {4: reg("ann", "Ratmen", 1, pieces=["hero"]), 8: reg("ann", "Ratmen", 1, pieces=["hero"]),
