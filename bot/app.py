@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import sys
 from typing import Any
 
 import discord
@@ -60,17 +61,17 @@ class SmallWorldBot(commands.Bot):
         self._warmup = asyncio.create_task(self._warm_pictures(), name="warm-render")
 
     async def _warm_pictures(self) -> None:
-        """Draw each board once in a thread so the first real map is quick (cached layers)."""
-        try:
-            import engine
-            import render
-        except ImportError:
-            return
+        """Draw each board once where pictures are drawn (the drawing thread or process) so
+        the first real map is quick (cached layers)."""
+        import engine
+        from bot import flow
+
         for board_id in engine.data.BOARD_IDS:
             n = engine.data.board(board_id).players
             try:
                 state = engine.new_game(board_id, [f"p{i}" for i in range(n)], 1)
-                await asyncio.to_thread(render.map_png, state)
+                if await flow._render("map_png", state, ahead=True) is None:
+                    return
             except Exception:
                 log.exception("warming the %s map failed", board_id)
                 return
@@ -112,6 +113,15 @@ class SmallWorldBot(commands.Bot):
 async def run(settings: Settings) -> None:
     """Start the bot and block until it stops."""
     point_at(settings.discord_api_base, settings.discord_gateway)
+    # pictures are drawn in a worker process; the loop keeps the GIL (and takes it back
+    # sooner from the few threads left: aiosqlite's, discord.py's)
+    from bot import flow
+
+    flow.use_render_process()
+    sys.setswitchinterval(0.001)
     bot = SmallWorldBot(settings)
-    async with bot:
-        await bot.start(settings.discord_token.get_secret_value())
+    try:
+        async with bot:
+            await bot.start(settings.discord_token.get_secret_value())
+    finally:
+        flow.stop_rendering()

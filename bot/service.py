@@ -583,6 +583,10 @@ class GameService:
                 out.highlight = await self._turn_conquests(after.game.id)
             return out
 
+    async def turn_conquests(self, game_id: int) -> tuple[int, ...]:
+        """Regions conquered so far in the turn of the latest action (read-only)."""
+        return await self._turn_conquests(game_id)
+
     async def _turn_conquests(self, game_id: int) -> tuple[int, ...]:
         """Regions conquered during the turn that ended with the latest action."""
         rows = await self.store.recent_actions(game_id, 200)

@@ -1,0 +1,63 @@
+"""The bot's picture shortcuts (bot/flow.py): the end-of-turn map drawn ahead while the player
+redeploys, and the cached combo row, must be exactly the pictures of the new state."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from driver import GameDriver, StateReader
+from fakediscord import FakeDiscord
+from test_full_games import make_bot, users_for
+
+import engine
+import render
+from bot import flow
+
+
+async def test_end_turn_map_drawn_ahead_is_the_right_picture(
+    fake_discord: FakeDiscord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fake = fake_discord
+    db = tmp_path / "ahead.db"
+    users = users_for(fake, 3)
+    async with fake.running(make_bot(fake, db)) as bot, StateReader(db) as reader:
+        await bot.wait_until_ready()
+        driver = GameDriver(fake, fake.channel, users, reader, seed=2, mode="panel",
+                            check_pictures=True)
+        await driver.open_game()
+        hits = 0
+        for _ in range(400):
+            loaded = await driver.loaded()
+            if loaded.state.finished:
+                break
+            obs = engine.observe(loaded.state, None)
+            verbs = {a.model_dump(mode="json")["do"] for a in engine.legal_actions(loaded.state)}
+            last = driver.sent[-1].action["do"] if driver.sent else None
+            if (obs["stage"] == "redeploy" and "end" in verbs and last in ("deploy", "move")
+                    and loaded.state.actor == obs["current"]):
+                # the redeployment's reply went out; the bot draws the end-of-turn map now
+                await fake.wait_until(lambda: not flow._BACKGROUND and flow.render_idle(),
+                                      timeout=10, what="the map drawn ahead")
+                calls: list[int] = []
+                real = render.map_png
+
+                def counting(*args, _real=real, _calls=calls, **kwargs):
+                    _calls.append(1)
+                    return _real(*args, **kwargs)
+
+                monkeypatch.setattr(render, "map_png", counting)
+                sent = await driver.send(loaded, {"do": "end", "player": loaded.state.actor},
+                                         route="panel")
+                monkeypatch.setattr(render, "map_png", real)
+                assert calls == []  # posted from the picture drawn ahead
+                after = await driver.loaded()
+                await driver._check_pictures(loaded, after, sent)  # and it is the right one
+                hits += 1
+                if hits >= 3:
+                    break
+            else:
+                await driver.step()
+        assert hits >= 3, "no redeploy-then-end turns came up"
+        assert driver.picture_checks >= hits
+    assert not fake.client_errors
