@@ -288,10 +288,10 @@ class LeagueService:
     # -- plumbing ------------------------------------------------------------------------
 
     async def _all(self, sql: str, params: Iterable[Any] = ()) -> list[Any]:
-        return await self.store._fetchall(sql, params)
+        return await self.store.fetchall(sql, params)
 
     async def _one(self, sql: str, params: Iterable[Any] = ()) -> Any:
-        return await self.store._fetchone(sql, params)
+        return await self.store.fetchone(sql, params)
 
     # -- leagues -------------------------------------------------------------------------
 
@@ -303,7 +303,7 @@ class LeagueService:
     async def create_league(self, guild_id: int, name: str, by: int | None = None) -> League:
         name = clean_name(name, "league")
         try:
-            async with self.store._transaction() as conn:
+            async with self.store.transaction() as conn:
                 cur = await conn.execute(
                     "INSERT INTO leagues (guild_id, name, created_by) VALUES (?, ?, ?)",
                     (guild_id, name, by))
@@ -379,7 +379,7 @@ class LeagueService:
             raise LeagueError(f"{running.name} is still running in {league.name}; end it first "
                               "with `/league season end`.")
         try:
-            async with self.store._transaction() as conn:
+            async with self.store.transaction() as conn:
                 cur = await conn.execute(
                     "INSERT INTO seasons (league_id, name, started_by) VALUES (?, ?, ?)",
                     (league.id, name, by))
@@ -396,7 +396,7 @@ class LeagueService:
 
     async def end_season(self, league: League, by: int | None = None) -> Season:
         season = await self.current_season(league)
-        async with self.store._transaction() as conn:
+        async with self.store.transaction() as conn:
             await conn.execute(
                 f"UPDATE seasons SET ended_at = {_NOW}, ended_by = ? WHERE id = ?"
                 " AND ended_at IS NULL", (by, season.id))
@@ -425,7 +425,7 @@ class LeagueService:
         if reg is not None and reg.active:
             raise LeagueError(f"You're already registered for {season.name}. Play with "
                               "`/league game`.")
-        async with self.store._transaction() as conn:
+        async with self.store.transaction() as conn:
             await conn.execute(
                 "INSERT INTO registrations (season_id, user_id, name) VALUES (?, ?, ?)"
                 f" ON CONFLICT (season_id, user_id) DO UPDATE SET left_at = NULL,"
@@ -439,7 +439,7 @@ class LeagueService:
         if not await self.is_registered(season, user_id):
             raise NotRegistered(f"You're not registered for {season.name}, so there is "
                                 "nothing to leave.")
-        async with self.store._transaction() as conn:
+        async with self.store.transaction() as conn:
             await conn.execute(
                 f"UPDATE registrations SET left_at = {_NOW} WHERE season_id = ? AND user_id = ?",
                 (season.id, user_id))
@@ -514,7 +514,7 @@ class LeagueService:
         if seats is not None:
             options["max_players"] = seats
         try:
-            async with self.store._transaction() as conn:
+            async with self.store.transaction() as conn:
                 cur = await conn.execute(
                     "INSERT INTO games (guild_id, channel_id, seed, board, players, options,"
                     " opener_id) VALUES (?, ?, ?, NULL, ?, ?, ?)",
@@ -580,7 +580,7 @@ class LeagueService:
             placings.append(Placing(seat.user_id, seat.name, int(entry["rank"]),
                                     int(entry.get("total", 0))))
         before = await self._season_games(season)
-        async with self.store._transaction() as conn:
+        async with self.store.transaction() as conn:
             cur = await conn.execute(
                 f"UPDATE league_games SET recorded_at = {_NOW} WHERE game_id = ?"
                 " AND recorded_at IS NULL", (game_id,))

@@ -222,7 +222,7 @@ class Store:
     # -- plumbing -------------------------------------------------------------------------
 
     @contextlib.asynccontextmanager
-    async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
         async with self._lock:
             await self._conn.execute("BEGIN IMMEDIATE")
             try:
@@ -233,20 +233,20 @@ class Store:
             else:
                 await self._conn.execute("COMMIT")
 
-    async def _fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[Any]:
+    async def fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[Any]:
         async with self._lock, self._conn.execute(sql, tuple(params)) as cur:
             return list(await cur.fetchall())
 
-    async def _fetchone(self, sql: str, params: Iterable[Any] = ()) -> Any:
+    async def fetchone(self, sql: str, params: Iterable[Any] = ()) -> Any:
         async with self._lock, self._conn.execute(sql, tuple(params)) as cur:
             return await cur.fetchone()
 
     async def journal_mode(self) -> str:
-        row = await self._fetchone("PRAGMA journal_mode")
+        row = await self.fetchone("PRAGMA journal_mode")
         return str(row[0])
 
     async def schema_version(self) -> int:
-        row = await self._fetchone("SELECT COALESCE(MAX(version), 0) FROM schema_version")
+        row = await self.fetchone("SELECT COALESCE(MAX(version), 0) FROM schema_version")
         return int(row[0])
 
     async def migrate(self) -> list[int]:
@@ -292,7 +292,7 @@ class Store:
     ) -> GameRow:
         """Open a lobby; ChannelBusy when the channel already has an open game."""
         try:
-            async with self._transaction() as conn:
+            async with self.transaction() as conn:
                 cur = await conn.execute(
                     "INSERT INTO games (guild_id, channel_id, seed, board, players, options,"
                     " opener_id) VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -314,12 +314,12 @@ class Store:
         return game
 
     async def get_game(self, game_id: int) -> GameRow | None:
-        row = await self._fetchone(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
+        row = await self.fetchone(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
         return _game(row) if row else None
 
     async def open_game(self, channel_id: int) -> GameRow | None:
         """The lobby or active game of a channel."""
-        row = await self._fetchone(
+        row = await self.fetchone(
             f"SELECT {_GAME_COLUMNS} FROM games"
             " WHERE channel_id = ? AND status IN ('lobby', 'active')",
             (channel_id,),
@@ -328,7 +328,7 @@ class Store:
 
     async def last_game(self, channel_id: int, *, started: bool = False) -> GameRow | None:
         """The most recent game of a channel, whatever its status (or: that was started)."""
-        row = await self._fetchone(
+        row = await self.fetchone(
             f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = ?"
             " AND (? = 0 OR started_at IS NOT NULL) ORDER BY id DESC LIMIT 1",
             (channel_id, int(started)),
@@ -339,7 +339,7 @@ class Store:
         """Games in which the user holds a seat, newest first."""
         statuses = list(statuses)
         marks = ", ".join("?" for _ in statuses)
-        rows = await self._fetchall(
+        rows = await self.fetchall(
             f"SELECT {_GAME_COLUMNS} FROM games WHERE status IN ({marks}) AND EXISTS ("
             " SELECT 1 FROM json_each(games.players) AS p"
             " WHERE json_extract(p.value, '$.id') = ?) ORDER BY id DESC",
@@ -348,7 +348,7 @@ class Store:
         return [_game(r) for r in rows]
 
     async def active_games(self) -> list[GameRow]:
-        rows = await self._fetchall(
+        rows = await self.fetchall(
             f"SELECT {_GAME_COLUMNS} FROM games WHERE status = 'active' ORDER BY id"
         )
         return [_game(r) for r in rows]
@@ -377,7 +377,7 @@ class Store:
             sets.append("board = ?")
             params.append(board)
         if sets:
-            async with self._transaction() as conn:
+            async with self.transaction() as conn:
                 cur = await conn.execute(
                     f"UPDATE games SET {', '.join(sets)}, updated_at = {_NOW}"
                     " WHERE id = ? AND status = 'lobby'",
@@ -394,7 +394,7 @@ class Store:
         self, game_id: int, *, board: str, players: Sequence[Seat], state: dict[str, Any]
     ) -> GameRow:
         """Lobby -> active with the final seat order; the initial state is snapshot 0."""
-        async with self._transaction() as conn:
+        async with self.transaction() as conn:
             cur = await conn.execute(
                 f"UPDATE games SET status = 'active', board = ?, players = ?, version = 0,"
                 f" started_at = {_NOW}, updated_at = {_NOW} WHERE id = ? AND status = 'lobby'",
@@ -412,7 +412,7 @@ class Store:
 
     async def set_status(self, game_id: int, status: GameStatus) -> None:
         finished = f"{_NOW}" if not status.is_open else "NULL"
-        async with self._transaction() as conn:
+        async with self.transaction() as conn:
             await conn.execute(
                 f"UPDATE games SET status = ?, finished_at = {finished}, updated_at = {_NOW}"
                 " WHERE id = ?",
@@ -421,14 +421,14 @@ class Store:
 
     async def set_players(self, game_id: int, players: Sequence[Seat]) -> None:
         """Replace the seat list of an active game (e.g. a kicked player's seat)."""
-        async with self._transaction() as conn:
+        async with self.transaction() as conn:
             await conn.execute(
                 f"UPDATE games SET players = ?, updated_at = {_NOW} WHERE id = ?",
                 (_dumps([s.to_json() for s in players]), game_id),
             )
 
     async def set_options(self, game_id: int, options: dict[str, Any]) -> None:
-        async with self._transaction() as conn:
+        async with self.transaction() as conn:
             await conn.execute(
                 f"UPDATE games SET options = ?, updated_at = {_NOW} WHERE id = ?",
                 (_dumps(options), game_id),
@@ -455,7 +455,7 @@ class Store:
         Raises VersionConflict when the game is not at version seq - 1 (a concurrent writer
         won, or the caller's state is stale); nothing is written then.
         """
-        async with self._transaction() as conn:
+        async with self.transaction() as conn:
             cur = await conn.execute(
                 f"UPDATE games SET version = ?, updated_at = {_NOW}"
                 " WHERE id = ? AND version = ? AND status = 'active'",
@@ -493,7 +493,7 @@ class Store:
                 )
 
     async def put_snapshot(self, game_id: int, seq: int, state: dict[str, Any]) -> None:
-        async with self._transaction() as conn:
+        async with self.transaction() as conn:
             await conn.execute(
                 "INSERT OR REPLACE INTO snapshots (game_id, seq, state) VALUES (?, ?, ?)",
                 (game_id, seq, _dumps(state)),
@@ -503,7 +503,7 @@ class Store:
         self, game_id: int, *, after: int = 0, upto: int | None = None
     ) -> list[ActionRow]:
         """Actions with after < seq <= upto, in order."""
-        rows = await self._fetchall(
+        rows = await self.fetchall(
             f"SELECT {_ACTION_COLUMNS} FROM actions WHERE game_id = ? AND seq > ?"
             " AND (? IS NULL OR seq <= ?) ORDER BY seq",
             (game_id, after, upto, upto),
@@ -511,14 +511,14 @@ class Store:
         return [_action(r) for r in rows]
 
     async def recent_actions(self, game_id: int, limit: int = 10) -> list[ActionRow]:
-        rows = await self._fetchall(
+        rows = await self.fetchall(
             f"SELECT {_ACTION_COLUMNS} FROM actions WHERE game_id = ? ORDER BY seq DESC LIMIT ?",
             (game_id, limit),
         )
         return [_action(r) for r in reversed(rows)]
 
     async def snapshot_seqs(self, game_id: int) -> list[int]:
-        rows = await self._fetchall(
+        rows = await self.fetchall(
             "SELECT seq FROM snapshots WHERE game_id = ? ORDER BY seq", (game_id,)
         )
         return [r[0] for r in rows]
@@ -529,7 +529,7 @@ class Store:
         if game is None:
             raise GameNotFound(game_id)
         upto = game.version if upto is None else upto
-        row = await self._fetchone(
+        row = await self.fetchone(
             "SELECT seq, state FROM snapshots WHERE game_id = ? AND seq <= ?"
             " ORDER BY seq DESC LIMIT 1",
             (game_id, upto),
@@ -545,7 +545,7 @@ class Store:
         """
         if keep < 0:
             raise ValueError("keep must be >= 0")
-        async with self._transaction() as conn:
+        async with self.transaction() as conn:
             if expected is not None:
                 async with conn.execute(
                     "SELECT version FROM games WHERE id = ?", (game_id,)

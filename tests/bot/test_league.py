@@ -315,7 +315,7 @@ async def test_a_real_game_is_recorded_when_it_finishes(
         assert by[uid].played == 1 and by[uid].avg_rank == entry["rank"]
     winners = [r for r in st.rows if r.wins > 0]
     assert sum(r.wins for r in st.rows) == 1 and winners
-    row = await store._fetchone("SELECT recorded_at FROM league_games WHERE game_id = ?",
+    row = await store.fetchone("SELECT recorded_at FROM league_games WHERE game_id = ?",
                                 (game.id,))
     assert row[0] is not None  # recorded by the finish listener, not by the standings sync
     assert await leagues.record(game.id) is None
@@ -355,7 +355,7 @@ async def test_concurrent_recording_writes_once(store: Store, leagues: LeagueSer
     results = await asyncio.gather(leagues.record(gid), leagues.record(gid), leagues.sync())
     recorded = [r for r in results if r]
     assert len(recorded) == 1
-    rows = await store._fetchall("SELECT user_id, rank, coins FROM league_results"
+    rows = await store.fetchall("SELECT user_id, rank, coins FROM league_results"
                                  " WHERE game_id = ? ORDER BY rank", (gid,))
     assert [tuple(r) for r in rows] == [(BOB, 1, 12), (ANN, 2, 7)]
 
