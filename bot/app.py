@@ -61,20 +61,10 @@ class SmallWorldBot(commands.Bot):
         self._warmup = asyncio.create_task(self._warm_pictures(), name="warm-render")
 
     async def _warm_pictures(self) -> None:
-        """Draw each board once where pictures are drawn (the drawing thread or process) so
-        the first real map is quick (cached layers)."""
-        import engine
-        from bot import flow
+        """Draw each board once in each drawing worker so the first real map is quick."""
+        from bot import pictures
 
-        for board_id in engine.data.BOARD_IDS:
-            n = engine.data.board(board_id).players
-            try:
-                state = engine.new_game(board_id, [f"p{i}" for i in range(n)], 1)
-                if await flow._render("map_png", state, ahead=True) is None:
-                    return
-            except Exception:
-                log.exception("warming the %s map failed", board_id)
-                return
+        await pictures.warm()
 
     async def sync_commands(self) -> list[app_commands.AppCommand]:
         guild_id = self.settings.dev_guild_id
@@ -115,13 +105,13 @@ async def run(settings: Settings) -> None:
     point_at(settings.discord_api_base, settings.discord_gateway)
     # pictures are drawn in a worker process; the loop keeps the GIL (and takes it back
     # sooner from the few threads left: aiosqlite's, discord.py's)
-    from bot import flow
+    from bot import pictures
 
-    flow.use_render_process()
+    pictures.use_render_process(settings.render_processes)
     sys.setswitchinterval(0.001)
     bot = SmallWorldBot(settings)
     try:
         async with bot:
             await bot.start(settings.discord_token.get_secret_value())
     finally:
-        flow.stop_rendering()
+        pictures.stop_rendering()

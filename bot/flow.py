@@ -4,15 +4,13 @@ player's panel, coin DMs, the final reveal. Shared by slash commands and compone
 from __future__ import annotations
 
 import asyncio
-import io
-import json
 import logging
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
 
 import discord
 
 from bot import text
+from bot.pictures import draw_ahead, final_file, map_file, row_file
 from bot.service import GameService, Outcome, ServiceError, StaleVersion
 from bot.store import GameRow, GameStatus
 from bot.ui import NO_MENTIONS, display_name, report_error, send
@@ -21,6 +19,7 @@ from bot.views import lobby_view, panel_prompt, turn_view
 log = logging.getLogger(__name__)
 
 DM_CLOSED = 50007
+DEFER_AFTER = 1.0  # seconds to wait for pictures before deferring the interaction
 CONTENT_LIMIT = 1900
 
 
@@ -38,145 +37,6 @@ def _clip(lines: list[str]) -> str:
         out.append(line)
         size += len(line) + 1
     return "\n".join(out)
-
-
-# -- pictures (rendered off the event loop) -------------------------------------------------
-
-
-# One drawing thread: several would hold the GIL in turns and starve the event loop (every
-# socket read or write of the loop would wait for a switch interval behind each of them).
-# `python -m bot` draws in a worker process instead (use_render_process), so the event loop
-# keeps the GIL to itself and the drawing uses another core.
-_RENDER_POOL: Executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="render")
-_rendering = 0  # pictures someone waits for, queued or being drawn
-MAX_AHEAD = 2  # end-of-turn maps drawn ahead at once (see prerender_end)
-
-
-def use_render_process() -> None:
-    """Draw pictures in one worker process (started now, its board layers built lazily)."""
-    global _RENDER_POOL
-    import multiprocessing
-
-    old = _RENDER_POOL
-    _RENDER_POOL = ProcessPoolExecutor(max_workers=1,
-                                       mp_context=multiprocessing.get_context("spawn"))
-    old.shutdown(wait=False)
-
-
-def stop_rendering() -> None:
-    """Release the drawing worker (process pool) at shutdown; threads need nothing."""
-    if isinstance(_RENDER_POOL, ProcessPoolExecutor):
-        _RENDER_POOL.shutdown(wait=False, cancel_futures=True)
-
-
-def _draw(name: str, state: Any, kwargs: dict[str, Any]) -> bytes:
-    """Runs in the drawing thread or process."""
-    import render
-
-    return getattr(render, name)(state, **kwargs)
-
-
-def render_idle() -> bool:
-    """No picture that someone waits for is queued or being drawn."""
-    return _rendering == 0
-
-
-async def _render(name: str, state: Any, *, ahead: bool = False,
-                  **kwargs: Any) -> bytes | None:
-    """PNG bytes from render.<name>, drawn off the event loop; None if unavailable."""
-    try:
-        import render
-    except ImportError:
-        return None
-    if getattr(render, name, None) is None:
-        return None
-    global _rendering
-    waited = 0 if ahead else 1
-    _rendering += waited
-    try:
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(_RENDER_POOL, _draw, name, state, kwargs)
-    except Exception:
-        log.exception("render.%s failed", name)
-        return None
-    finally:
-        _rendering -= waited
-
-
-async def _picture(name: str, state: Any, filename: str, **kwargs: Any) -> discord.File | None:
-    png = await _render(name, state, **kwargs)
-    return None if png is None else discord.File(io.BytesIO(png), filename=filename)
-
-
-# Map pictures by what they show (board, public observation, highlight): a picture drawn in
-# advance (see prerender_end) or for /sw map is reused instead of drawn again.
-_MAP_CACHE: dict[str, asyncio.Future[bytes | None]] = {}
-MAP_CACHE_SIZE = 128
-
-
-def _map_key(state: Any, highlight: tuple[int, ...]) -> str | None:
-    try:
-        import engine
-
-        obs = engine.observe(state, None)
-        return json.dumps([state.board.id, obs, list(highlight)], sort_keys=True, default=str)
-    except Exception:  # noqa: BLE001 - no key: just render
-        return None
-
-
-async def map_png(state: Any, highlight: tuple[int, ...] = (), *,
-                  ahead: bool = False) -> bytes | None:
-    key = _map_key(state, highlight)
-    if key is None:
-        return await _render("map_png", state, highlight=highlight, ahead=ahead)
-    fut = _MAP_CACHE.get(key)
-    if fut is None:
-        fut = asyncio.ensure_future(_render("map_png", state, highlight=highlight, ahead=ahead))
-        if len(_MAP_CACHE) >= MAP_CACHE_SIZE:
-            _MAP_CACHE.pop(next(iter(_MAP_CACHE)))
-        _MAP_CACHE[key] = fut
-    png = await asyncio.shield(fut)
-    if png is None:
-        _MAP_CACHE.pop(key, None)
-    return png
-
-
-async def map_file(state: Any, highlight: tuple[int, ...] = ()) -> discord.File | None:
-    png = await map_png(state, tuple(highlight))
-    return None if png is None else discord.File(io.BytesIO(png), filename="map.png")
-
-
-_ROW_CACHE: dict[str, bytes] = {}
-ROW_CACHE_SIZE = 64
-
-
-def _row_key(state: Any) -> str | None:
-    """The combo row picture depends only on the visible row (combos and coins on them)."""
-    try:
-        import engine
-
-        return json.dumps(engine.observe(state, None).get("row"), sort_keys=True)
-    except Exception:  # noqa: BLE001 - no key: just render
-        return None
-
-
-async def row_file(state: Any, *, ahead: bool = False) -> discord.File | None:
-    """The combo row picture; the row changes only when someone picks, so it is cached."""
-    key = _row_key(state)
-    png = _ROW_CACHE.get(key) if key is not None else None
-    if png is None:
-        picture = await _picture("row_png", state, "combos.png", ahead=ahead)
-        if picture is None or key is None:
-            return picture
-        png = picture.fp.getvalue()  # type: ignore[attr-defined]
-        if len(_ROW_CACHE) >= ROW_CACHE_SIZE:
-            _ROW_CACHE.pop(next(iter(_ROW_CACHE)))
-        _ROW_CACHE[key] = png
-    return discord.File(io.BytesIO(png), filename="combos.png")
-
-
-async def final_file(state: Any) -> discord.File | None:
-    return await _picture("final_png", state, "final.png")
 
 
 # -- lobby ----------------------------------------------------------------------------------
@@ -312,91 +172,62 @@ async def announce(
     service = service_of(interaction)
     lines = list(outcome.public)
     needs_picture = picture or outcome.turn_ended or outcome.turn_started or outcome.finished
-    # the map is drawn in a worker thread while the panel is worked out here
+    # pictures are drawn in a worker while the panel is worked out here
     map_task = (asyncio.ensure_future(
         map_file(outcome.state, outcome.highlight or _highlight(outcome.events)))
         if needs_picture else None)
+    final_task = asyncio.ensure_future(final_file(outcome.state)) if outcome.finished else None
+    row_task = None
     try:
-        if needs_picture and not interaction.response.is_done():
-            await interaction.response.defer(thinking=not retire)
         view = None
-        panel = None
+        panel = outcome.panel
         ping: list[discord.Object] = []
-        if not outcome.finished:
+        if panel is None and not outcome.finished:
             try:
                 panel = await service.panel(outcome.game.channel_id)
             except ServiceError:
                 panel = None
-            if panel is not None and panel.actor is not None:
-                if outcome.turn_started and panel.actor_id and not panel.is_defender:
-                    lines.append(f"<@{panel.actor_id}>, it is your turn.")
-                lines.append(panel_prompt(panel))
-                view = turn_view(panel)
-                if panel.actor_id and panel.actor_id != interaction.user.id:
-                    ping.append(discord.Object(id=panel.actor_id))
+        if panel is not None and panel.actor is not None:
+            if outcome.turn_started and panel.actor_id and not panel.is_defender:
+                lines.append(f"<@{panel.actor_id}>, it is your turn.")
+            lines.append(panel_prompt(panel))
+            view = turn_view(panel)
+            if panel.actor_id and panel.actor_id != interaction.user.id:
+                ping.append(discord.Object(id=panel.actor_id))
+        if needs_picture and panel is not None and panel.picks:
+            row_task = asyncio.ensure_future(row_file(outcome.state))
+        tasks = [t for t in (map_task, row_task, final_task) if t is not None]
         files: list[discord.File] = []
-        if map_task is not None:
-            row_task = (asyncio.ensure_future(row_file(outcome.state))
-                        if panel is not None and panel.picks else None)
-            pic = await map_task
-            if pic is not None:
-                files.append(pic)
-            if row_task is not None:
-                row = await row_task
-                if row is not None:
-                    files.append(row)
+        if tasks:
+            # most pictures are ready at once (drawn ahead, or quick): answer with them in
+            # one message; only a slow one makes the bot defer ("thinking…") first
+            _, pending = await asyncio.wait(tasks, timeout=DEFER_AFTER)
+            if pending and not interaction.response.is_done():
+                await interaction.response.defer(thinking=not retire)
+            files = [f for f in [await t for t in tasks] if f is not None]
     finally:
-        if map_task is not None and not map_task.done():
-            map_task.cancel()
+        for task in (map_task, row_task, final_task):
+            if task is not None and not task.done():
+                task.cancel()
     if outcome.finished:
-        final = await final_file(outcome.state)
-        if final is not None:
-            files.append(final)
         lines.extend(_final_lines(outcome))
     content = _clip(lines) or "Done."
     await send(interaction, content, files=files or None, view=view,
                allowed_mentions=discord.AllowedMentions(users=ping, everyone=False, roles=False))
-    if (panel is not None and panel.can_end and not panel.is_defender and not needs_picture
-            and (panel.stage == "redeploy" or not panel.targets)
-            and render_idle() and len(_AHEAD) < MAX_AHEAD):
-        ahead = _spawn(prerender_end(service, outcome))
-        _AHEAD.add(ahead)
-        ahead.add_done_callback(_AHEAD.discard)
+    if (panel is not None and panel.can_end and not panel.is_defender
+            and (panel.stage == "redeploy" or not panel.targets)):
+        # little else to do but end: draw the map (and row) that `end` would post. Guessing
+        # after every conquest too was measured worse (bench/bot.py): twice the CPU, and the
+        # right guesses waited behind the wrong ones.
+        draw_ahead(service, outcome)
+    elif any(e.get("type") == "picked" for e in outcome.events):
+        draw_ahead(service, outcome, "row")  # shown again when someone next must pick
     if retire and interaction.message is not None:
         try:
             await interaction.message.edit(view=None)
         except discord.HTTPException:
             log.debug("could not retire panel %s", interaction.message.id)
     await deliver_private(interaction, outcome)
-
-
-_BACKGROUND: set[asyncio.Task[Any]] = set()
-_AHEAD: set[asyncio.Task[Any]] = set()  # prerender_end tasks
-
-
-def _spawn(coro: Any) -> asyncio.Task[Any]:
-    task = asyncio.ensure_future(coro)
-    _BACKGROUND.add(task)
-    task.add_done_callback(_BACKGROUND.discard)
-    return task
-
-
-async def prerender_end(service: GameService, outcome: Outcome) -> None:
-    """The player can only redeploy or end now: draw the map their `end` would post (the
-    engine is deterministic, so it is the same picture) while they think. Only when the
-    drawing thread is idle: under load a wrong guess would delay real pictures."""
-    import engine
-
-    state = outcome.state
-    try:
-        trial = engine.apply(state, engine.parse_action({"do": "end", "player": state.actor}))
-        highlight = await service.turn_conquests(outcome.game.id)
-        await map_png(trial.state, highlight, ahead=True)
-        if render_idle() and any(a.model_dump(mode="json")["do"] == "pick"
-                                 for a in engine.legal_actions(trial.state)):
-            await row_file(trial.state, ahead=True)
-    except Exception:  # noqa: BLE001 - a guess that failed costs nothing
-        log.debug("pre-rendering the end of turn failed", exc_info=True)
 
 
 def _final_lines(outcome: Outcome) -> list[str]:

@@ -113,6 +113,7 @@ class Outcome:
     previous_actor_id: int | None  # whose action this was
     scored: dict[int, dict[str, int]] = field(default_factory=dict)  # user -> income/coins
     highlight: tuple[int, ...] = ()  # regions conquered in the turn that just ended
+    panel: Panel | None = None  # what the actor can do next, read under the same lock
 
     @property
     def version(self) -> int:
@@ -581,6 +582,7 @@ class GameService:
             out = self._outcome(after, events + more, user_id)
             if out.turn_ended:
                 out.highlight = await self._turn_conquests(after.game.id)
+            out.panel = await self._panel(after)
             return out
 
     async def turn_conquests(self, game_id: int) -> tuple[int, ...]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 
-from pydantic import SecretStr, field_validator
+from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -20,6 +20,7 @@ class Settings(BaseSettings):
     mod_role_id: int | None = None
     dev_guild_id: int | None = None
     log_level: str = "INFO"
+    render_processes: int = Field(2, ge=1, le=8)
     discord_api_base: str | None = None
     discord_gateway: str | None = None
 

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 import engine
 
 from .cards import draw_final, draw_row
-from .encode import png_bytes, to_palette
+from .encode import card_png, png_bytes, to_palette
 from .geometry import board_key
 from .mapview import draw_map
 
@@ -48,7 +48,7 @@ def map_png(state, *, viewer: str | None = None, highlight: Iterable[int] = ()) 
 
 def row_png(state) -> bytes:
     """The six visible combos with their tokens, cost and the coins lying on them."""
-    return png_bytes(draw_row(engine.observe(state, None)))
+    return card_png(draw_row(engine.observe(state, None)))
 
 
 def final_png(state, regions_by_round: dict[str, list[int]] | None = None) -> bytes:
@@ -56,4 +56,4 @@ def final_png(state, regions_by_round: dict[str, list[int]] | None = None) -> by
     observation = engine.observe(state, None)
     if not observation.get("finished"):
         raise ValueError("the final scores are secret until the game is over")
-    return png_bytes(draw_final(observation, regions_by_round))
+    return card_png(draw_final(observation, regions_by_round))

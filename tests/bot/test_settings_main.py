@@ -15,7 +15,7 @@ from bot.__main__ import main
 from bot.settings import Settings
 
 KEYS = ("DISCORD_TOKEN", "DATABASE_URL", "MOD_ROLE_ID", "DEV_GUILD_ID", "LOG_LEVEL",
-        "DISCORD_API_BASE", "DISCORD_GATEWAY")
+        "DISCORD_API_BASE", "DISCORD_GATEWAY", "RENDER_PROCESSES")
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -39,6 +39,7 @@ def test_defaults_and_types(clean_env: Path, monkeypatch: pytest.MonkeyPatch) ->
     assert s.mod_role_id is None and s.dev_guild_id == 1234
     assert s.log_level == "DEBUG"
     assert s.discord_api_base is None
+    assert s.render_processes == 2
 
 
 def test_reads_dotenv(clean_env: Path) -> None:
@@ -47,7 +48,9 @@ def test_reads_dotenv(clean_env: Path) -> None:
     assert s.discord_token.get_secret_value() == "from-file" and s.mod_role_id == 77
 
 
-@pytest.mark.parametrize(("key", "value"), [("LOG_LEVEL", "LOUD"), ("MOD_ROLE_ID", "x")])
+@pytest.mark.parametrize(("key", "value"), [("LOG_LEVEL", "LOUD"), ("MOD_ROLE_ID", "x"),
+                                            ("RENDER_PROCESSES", "0"),
+                                            ("RENDER_PROCESSES", "many")])
 def test_invalid_values(clean_env: Path, monkeypatch: pytest.MonkeyPatch, key: str,
                         value: str) -> None:
     monkeypatch.setenv("DISCORD_TOKEN", "t")

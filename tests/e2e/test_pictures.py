@@ -1,4 +1,4 @@
-"""The bot's picture shortcuts (bot/flow.py): the end-of-turn map drawn ahead while the player
+"""The bot's picture shortcuts (bot/pictures.py): the end-of-turn map drawn ahead while the player
 redeploys, and the cached combo row, must be exactly the pictures of the new state."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from test_full_games import make_bot, users_for
 
 import engine
 import render
-from bot import flow
+from bot import pictures
 
 
 async def test_end_turn_map_drawn_ahead_is_the_right_picture(
@@ -37,7 +37,7 @@ async def test_end_turn_map_drawn_ahead_is_the_right_picture(
             if (obs["stage"] == "redeploy" and "end" in verbs and last in ("deploy", "move")
                     and loaded.state.actor == obs["current"]):
                 # the redeployment's reply went out; the bot draws the end-of-turn map now
-                await fake.wait_until(lambda: not flow._BACKGROUND and flow.render_idle(),
+                await fake.wait_until(lambda: pictures.ahead_idle() and pictures.render_idle(),
                                       timeout=10, what="the map drawn ahead")
                 calls: list[int] = []
                 real = render.map_png

@@ -1,0 +1,325 @@
+"""The bot's pictures: drawn off the event loop, cached by what they show, and drawn ahead of
+time while a player thinks.
+
+Two kinds of work, kept apart so that a guess never delays a picture somebody waits for:
+
+- pictures for a reply (`map_file`, `row_file`, `final_file`) go to the drawing worker;
+- guesses (`draw_ahead`: the map and combo row the player's `end` would post) go to a second
+  worker at low CPU priority, newest guess first, one per channel. A right guess lands in
+  the caches below and the `end` reply posts it at once; a wrong one cost only idle CPU.
+
+`python -m bot` draws in worker processes (`use_render_process`), so the event loop keeps the
+GIL and a core to itself. Tests and the in-process bench use one drawing thread for both kinds
+(several threads would hold the GIL in turns and starve the loop); guesses then wait until
+that thread is idle.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import json
+import logging
+import os
+from collections import OrderedDict
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+if TYPE_CHECKING:
+    from bot.service import GameService, Outcome
+
+log = logging.getLogger(__name__)
+
+_NOW: Executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="render")
+_AHEAD: Executor = _NOW  # the same thread until use_render_process
+_now_workers = 1
+_waiting = 0  # pictures somebody waits for, queued or being drawn
+AHEAD_NICE = 19  # the guessing process's niceness (higher: less CPU when the machine is busy)
+AHEAD_QUEUE = 16  # guesses kept waiting at most (the oldest are dropped)
+
+
+def _start_worker(nice: int) -> None:
+    """Initializer of each drawing process: lower its priority if asked, then load every
+    official board's layers, so that no reply pays for a cold board in a new worker."""
+    import engine
+
+    if nice:
+        with contextlib.suppress(OSError):  # not permitted: it then competes as an equal
+            os.nice(nice)
+    try:
+        _warm(list(engine.data.BOARD_IDS))
+    except Exception:  # noqa: BLE001 - a failing initializer would break the pool for good
+        logging.getLogger(__name__).exception("loading the boards in a drawing worker failed")
+
+
+def use_render_process(workers: int = 2) -> None:
+    """Draw in worker processes from now on: `workers` for replies, one (niced) for guesses.
+    The processes start with the first pictures asked for, or with `warm()`."""
+    global _NOW, _AHEAD, _now_workers
+    old = {_NOW, _AHEAD}
+    _NOW, _now_workers = _process_pool(workers, 0), workers
+    _AHEAD = _process_pool(1, AHEAD_NICE)
+    for pool in old:
+        pool.shutdown(wait=False)
+
+
+def use_render_thread() -> None:
+    """Back to one drawing thread for everything (the default; tests)."""
+    global _NOW, _AHEAD, _now_workers
+    stop_rendering()
+    _NOW = _AHEAD = ThreadPoolExecutor(max_workers=1, thread_name_prefix="render")
+    _now_workers = 1
+    _MAPS.clear()
+    _ROWS.clear()
+
+
+def _process_pool(workers: int, nice: int) -> ProcessPoolExecutor:
+    import multiprocessing
+
+    return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
+                               initializer=_start_worker, initargs=(nice,))
+
+
+def _revive(pool: Executor) -> None:
+    """A worker process died, which breaks its pool for good: put a new pool in its place."""
+    global _NOW, _AHEAD
+    if pool is _NOW:
+        _NOW = _process_pool(_now_workers, 0)
+    elif pool is _AHEAD:
+        _AHEAD = _process_pool(1, AHEAD_NICE)
+    pool.shutdown(wait=False)
+
+
+def stop_rendering() -> None:
+    """Release the worker processes at shutdown (threads need nothing)."""
+    for pool in {_NOW, _AHEAD}:
+        if isinstance(pool, ProcessPoolExecutor):
+            pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _draw(name: str, state: Any, kwargs: dict[str, Any]) -> bytes:
+    """Runs in the drawing thread or process."""
+    import render
+
+    return getattr(render, name)(state, **kwargs)
+
+
+def _warm(board_ids: list[str]) -> bool:
+    """Runs in a worker: draw one map per board so the board's layers are in memory."""
+    import engine
+    import render
+
+    for board_id in board_ids:
+        n = engine.data.board(board_id).players
+        render.map_png(engine.new_game(board_id, [f"p{i}" for i in range(n)], 1))
+    return True
+
+
+def _ready() -> bool:
+    return True
+
+
+async def warm() -> None:
+    """Start the drawing workers now (each loads the boards as it starts) rather than with
+    the first picture; with a drawing thread, load the boards in it."""
+    import engine
+
+    loop = asyncio.get_running_loop()
+    if _AHEAD is _NOW:
+        jobs = [loop.run_in_executor(_NOW, _warm, list(engine.data.BOARD_IDS))]
+    else:  # jobs submitted while no worker is idle each start one more worker
+        jobs = [loop.run_in_executor(_AHEAD, _ready)]
+        jobs += [loop.run_in_executor(_NOW, _ready) for _ in range(_now_workers)]
+    for result in await asyncio.gather(*jobs, return_exceptions=True):
+        if isinstance(result, BaseException):  # pictures are drawn later anyway
+            log.error("starting a drawing worker failed", exc_info=result)
+
+
+def render_idle() -> bool:
+    """No picture that somebody waits for is queued or being drawn."""
+    return _waiting == 0
+
+
+async def _render(name: str, state: Any, *, ahead: bool = False,
+                  **kwargs: Any) -> bytes | None:
+    """PNG bytes from render.<name>, drawn off the event loop; None if unavailable."""
+    try:
+        import render
+    except ImportError:
+        return None
+    if getattr(render, name, None) is None:
+        return None
+    global _waiting
+    waited = 0 if ahead else 1
+    _waiting += waited
+    loop = asyncio.get_running_loop()
+    try:
+        for attempt in (1, 2):
+            pool = _AHEAD if ahead else _NOW
+            try:
+                return await loop.run_in_executor(pool, _draw, name, state, kwargs)
+            except BrokenProcessPool:
+                if attempt == 2:
+                    raise
+                log.error("a drawing worker died (killed for memory?); starting new workers")
+                _revive(pool)
+        return None
+    except Exception:
+        log.exception("render.%s failed", name)
+        return None
+    finally:
+        _waiting -= waited
+
+
+def _file(png: bytes | None, filename: str) -> discord.File | None:
+    return None if png is None else discord.File(io.BytesIO(png), filename=filename)
+
+
+class _Cache:
+    """Pictures by what they show. Values are futures, so a reply that wants a picture being
+    drawn for another reply waits for that drawing instead of starting another. A guess being
+    drawn is raced instead: the guessing worker yields its CPU to everything else, so a reply
+    also asks the drawing worker and takes whichever picture comes first."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.items: OrderedDict[str, tuple[asyncio.Future[bytes | None], bool]] = OrderedDict()
+
+    def _start(self, key: str, name: str, state: Any, ahead: bool,
+               kwargs: dict[str, Any]) -> asyncio.Future[bytes | None]:
+        fut = asyncio.ensure_future(_render(name, state, ahead=ahead, **kwargs))
+        self.items[key] = (fut, ahead)
+        self.items.move_to_end(key)
+        while len(self.items) > self.size:
+            self.items.popitem(last=False)
+        return fut
+
+    async def get(self, key: str | None, name: str, state: Any, *, ahead: bool,
+                  **kwargs: Any) -> bytes | None:
+        if key is None:
+            return await _render(name, state, ahead=ahead, **kwargs)
+        fut, guessed = self.items.get(key, (None, False))
+        if fut is None:
+            fut = self._start(key, name, state, ahead, kwargs)
+        elif guessed and not ahead and not fut.done() and _AHEAD is not _NOW:
+            guess = fut
+            fut = self._start(key, name, state, False, kwargs)
+            done, _ = await asyncio.wait({guess, fut}, return_when=asyncio.FIRST_COMPLETED)
+            if guess in done and guess.result() is not None:
+                return guess.result()
+        else:
+            self.items.move_to_end(key)
+        png = await asyncio.shield(fut)
+        if png is None and self.items.get(key, (None, False))[0] is fut:
+            self.items.pop(key, None)  # failed: the next ask tries again
+        return png
+
+    def clear(self) -> None:
+        self.items.clear()
+
+
+_MAPS = _Cache(128)
+_ROWS = _Cache(64)
+
+
+def _map_key(state: Any, highlight: tuple[int, ...]) -> str | None:
+    """A map shows the public observation of one board, with some regions highlighted."""
+    try:
+        import engine
+
+        obs = engine.observe(state, None)
+        return json.dumps([state.board.id, obs, list(highlight)], sort_keys=True, default=str)
+    except Exception:  # noqa: BLE001 - no key: just render
+        return None
+
+
+def _row_key(state: Any) -> str | None:
+    """The combo row picture depends only on the visible row (combos and coins on them)."""
+    try:
+        import engine
+
+        return json.dumps(engine.observe(state, None).get("row"), sort_keys=True)
+    except Exception:  # noqa: BLE001 - no key: just render
+        return None
+
+
+async def map_png(state: Any, highlight: tuple[int, ...] = (), *,
+                  ahead: bool = False) -> bytes | None:
+    highlight = tuple(highlight)
+    return await _MAPS.get(_map_key(state, highlight), "map_png", state, ahead=ahead,
+                           highlight=highlight)
+
+
+async def map_file(state: Any, highlight: tuple[int, ...] = ()) -> discord.File | None:
+    return _file(await map_png(state, tuple(highlight)), "map.png")
+
+
+async def row_file(state: Any, *, ahead: bool = False) -> discord.File | None:
+    """The combo row picture; the row changes only when someone picks, so it is cached."""
+    return _file(await _ROWS.get(_row_key(state), "row_png", state, ahead=ahead), "combos.png")
+
+
+async def final_file(state: Any) -> discord.File | None:
+    return _file(await _render("final_png", state), "final.png")
+
+
+# -- guesses --------------------------------------------------------------------------------
+
+# newest last; by (channel, what): "end" guesses the end-of-turn pictures, "row" the new row
+_WANTED: OrderedDict[tuple[int, str], tuple[GameService, Outcome]] = OrderedDict()
+_guessing: asyncio.Task[None] | None = None
+
+
+def draw_ahead(service: GameService, outcome: Outcome, what: str = "end") -> None:
+    """Draw ahead, on the guessing worker, a picture a coming reply will likely post:
+
+    - "end": the current player could end their turn now; draw the map (and, if the next
+      player must pick, the combo row) their `end` would post. The engine is deterministic,
+      so a right guess is the very picture.
+    - "row": a combo was just picked; draw the new row, shown when someone next must pick.
+
+    A newer guess for a channel replaces an older one of the same kind."""
+    global _guessing
+    key = (outcome.game.channel_id, what)
+    _WANTED.pop(key, None)
+    _WANTED[key] = (service, outcome)
+    while len(_WANTED) > AHEAD_QUEUE:
+        _WANTED.popitem(last=False)
+    if _guessing is None or _guessing.done():
+        _guessing = asyncio.ensure_future(_guess_loop())
+
+
+def ahead_idle() -> bool:
+    """No guess waits or is being drawn."""
+    return not _WANTED and (_guessing is None or _guessing.done())
+
+
+async def _guess_loop() -> None:
+    while _WANTED:
+        if _AHEAD is _NOW and not render_idle():
+            await asyncio.sleep(0.05)  # one drawing thread: replies first
+            continue
+        (_, what), (service, outcome) = _WANTED.popitem(last=True)  # the newest first
+        await _guess(service, outcome, what)
+
+
+async def _guess(service: GameService, outcome: Outcome, what: str) -> None:
+    import engine
+
+    state = outcome.state
+    try:
+        if what == "row":
+            await row_file(state, ahead=True)
+            return
+        trial = engine.apply(state, engine.parse_action({"do": "end", "player": state.actor}))
+        highlight = tuple(await service.turn_conquests(outcome.game.id))
+        await map_png(trial.state, highlight, ahead=True)  # (a cached one is not redrawn)
+        if any(a.model_dump(mode="json")["do"] == "pick"
+               for a in engine.legal_actions(trial.state)):
+            await row_file(trial.state, ahead=True)
+    except Exception:  # noqa: BLE001 - a guess that failed costs nothing
+        log.debug("drawing the end of turn ahead failed", exc_info=True)
