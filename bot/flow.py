@@ -222,6 +222,8 @@ async def announce(
         draw_ahead(service, outcome)
     elif any(e.get("type") == "picked" for e in outcome.events):
         draw_ahead(service, outcome, "row")  # shown again when someone next must pick
+    elif panel is not None and panel.can_end and not panel.is_defender:
+        draw_ahead(service, outcome, "maybe")
     if retire and interaction.message is not None:
         try:
             await interaction.message.edit(view=None)

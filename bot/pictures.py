@@ -286,6 +286,8 @@ def draw_ahead(service: GameService, outcome: Outcome, what: str = "end") -> Non
     global _guessing
     key = (outcome.game.channel_id, what)
     _WANTED.pop(key, None)
+    if what in ("end", "maybe"):  # the game moved on: the other guess is stale too
+        _WANTED.pop((key[0], "maybe" if what == "end" else "end"), None)
     _WANTED[key] = (service, outcome)
     while len(_WANTED) > AHEAD_QUEUE:
         _WANTED.popitem(last=False)
@@ -303,8 +305,10 @@ async def _guess_loop() -> None:
         if _AHEAD is _NOW and not render_idle():
             await asyncio.sleep(0.05)  # one drawing thread: replies first
             continue
-        (_, what), (service, outcome) = _WANTED.popitem(last=True)  # the newest first
-        await _guess(service, outcome, what)
+        likely = [k for k in _WANTED if k[1] != "maybe"]
+        key = likely[-1] if likely else next(reversed(_WANTED))  # the newest likely first
+        service, outcome = _WANTED.pop(key)
+        await _guess(service, outcome, key[1])
 
 
 async def _guess(service: GameService, outcome: Outcome, what: str) -> None:
