@@ -214,6 +214,11 @@ async def announce(
     content = _clip(lines) or "Done."
     await send(interaction, content, files=files or None, view=view,
                allowed_mentions=discord.AllowedMentions(users=ping, everyone=False, roles=False))
+    for notice in outcome.notices:  # e.g. the league result, after the final reveal
+        try:
+            await interaction.followup.send(notice, allowed_mentions=NO_MENTIONS)
+        except discord.HTTPException as exc:
+            log.warning("could not post a notice for game %s: %s", outcome.game.id, exc)
     if (panel is not None and panel.can_end and not panel.is_defender
             and (panel.stage == "redeploy" or not panel.targets)):
         # little else to do but end: draw the map (and row) that `end` would post. Guessing

@@ -90,6 +90,7 @@ STALE_MESSAGE = "This board is out of date: the game has moved on. Use `/sw stat
 class Loaded:
     game: GameRow
     state: Any  # engine.GameState
+    notices: tuple[str, ...] = ()  # finish listeners' lines, posted after the final reveal
 
     @property
     def version(self) -> int:
@@ -114,6 +115,7 @@ class Outcome:
     scored: dict[int, dict[str, int]] = field(default_factory=dict)  # user -> income/coins
     highlight: tuple[int, ...] = ()  # regions conquered in the turn that just ended
     panel: Panel | None = None  # what the actor can do next, read under the same lock
+    notices: list[str] = field(default_factory=list)  # posted after the reveal (league result)
 
     @property
     def version(self) -> int:
@@ -245,9 +247,10 @@ class GameService:
         self._cache: dict[int, Loaded] = {}  # channel id -> last loaded state
         self._costs: dict[tuple[int, int], tuple[Target, ...]] = {}
         # hooks (leagues): a seat check raises ServiceError to refuse a member a seat; finish
-        # listeners hear of every game that finished with a result, after it is committed
+        # listeners hear of every game that finished with a result, after it is committed; a
+        # line a listener returns is posted in the channel after the final reveal
         self.seat_checks: list[Callable[[GameRow, int], Awaitable[None]]] = []
-        self.finish_listeners: list[Callable[[GameRow], Awaitable[None]]] = []
+        self.finish_listeners: list[Callable[[GameRow], Awaitable[object]]] = []
 
     def lock(self, channel_id: int) -> asyncio.Lock:
         return self._locks[channel_id]
@@ -511,14 +514,18 @@ class GameService:
             raise StaleVersion(STALE_MESSAGE) from None
         game = await self.store.get_game(loaded.game.id)
         assert game is not None
-        new = Loaded(game, new_state)
-        self._cache[game.channel_id] = new
+        notices: list[str] = []
         if finished:
             for listener in self.finish_listeners:
                 try:
-                    await listener(game)
+                    said = await listener(game)
                 except Exception:
                     log.exception("finish listener failed for game %s", game.id)
+                else:
+                    if isinstance(said, str) and said:
+                        notices.append(said)
+        new = Loaded(game, new_state, tuple(notices))
+        self._cache[game.channel_id] = Loaded(game, new_state)
         return new
 
     def _outcome(self, after: Loaded, events: list[dict[str, Any]], by: int | None) -> Outcome:
@@ -549,6 +556,7 @@ class GameService:
             actor_id=self._user_of(game, state.actor),
             previous_actor_id=by,
             scored=scored,
+            notices=list(after.notices),
         )
 
     async def act(

@@ -250,10 +250,16 @@ def lobby_lines(game: Any) -> list[str]:
     seats = ", ".join(f"<@{s.user_id}>" for s in game.players) or "nobody yet"
     size = f"{len(game.players)}/{limit}" if limit else f"{len(game.players)}"
     board = game.board or "chosen by the number of players"
-    return [
+    lines = [
         f"**Small World lobby** — board: {board} — players ({size}): {seats}",
         "Join with the button or `/sw join`; the opener starts with `/sw start`.",
     ]
+    tag = game.options.get("league")
+    if isinstance(tag, dict):  # kept on every redraw of the lobby (joins, leaves)
+        lines.insert(0, f"A **league game** of {tag.get('league', 'the league')}, "
+                        f"{tag.get('season', 'this season')}! Only registered players can join "
+                        "(`/league join`); the result counts when the game is finished.")
+    return lines
 
 
 _VERB_HELP = {

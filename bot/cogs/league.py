@@ -7,7 +7,6 @@ seasons; members register for the open season and play league games opened with
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import random
 from typing import Any
@@ -36,7 +35,6 @@ log = logging.getLogger(__name__)
 
 Choice = app_commands.Choice
 TABLE_ROWS = 30
-RESULT_DELAY = 2.0  # post the league result after the game's final reveal
 
 HELP_TEXT = "\n".join([
     "**Leagues**",
@@ -145,7 +143,6 @@ class LeagueCog(commands.Cog):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
         self.leagues = LeagueService(bot.store)  # type: ignore[attr-defined]
-        self._tasks: set[asyncio.Task[None]] = set()
         self._rng = random.SystemRandom()
 
     async def cog_load(self) -> None:
@@ -166,8 +163,6 @@ class LeagueCog(commands.Cog):
             service.seat_checks.remove(self.leagues.check_seat)
         if self._finished in service.finish_listeners:
             service.finish_listeners.remove(self._finished)
-        for task in self._tasks:
-            task.cancel()
 
     # -- helpers --------------------------------------------------------------------------
 
@@ -180,23 +175,11 @@ class LeagueCog(commands.Cog):
     async def _league(self, interaction: discord.Interaction, name: str | None) -> League:
         return await self.leagues.league(_guild(interaction), name)
 
-    async def _finished(self, game: GameRow) -> None:
-        """GameService finish listener: record the result, then announce it in the channel."""
+    async def _finished(self, game: GameRow) -> str | None:
+        """GameService finish listener: record the result; the line it returns is posted in
+        the channel right after the game's final reveal."""
         rec = await self.leagues.record(game.id)
-        if rec is None:
-            return
-        task = asyncio.create_task(self._announce(game.channel_id, rec),
-                                   name=f"league-result-{game.id}")
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-
-    async def _announce(self, channel_id: int, rec: Recorded) -> None:
-        await asyncio.sleep(RESULT_DELAY)
-        try:
-            channel = self.bot.get_channel(channel_id) or await self.bot.fetch_channel(channel_id)
-            await channel.send(result_text(rec), allowed_mentions=NO_MENTIONS)  # type: ignore[union-attr]
-        except discord.HTTPException as exc:
-            log.info("could not post the league result of game %s: %s", rec.game_id, exc)
+        return None if rec is None else result_text(rec)
 
     # -- autocomplete ---------------------------------------------------------------------
 
@@ -338,9 +321,7 @@ class LeagueCog(commands.Cog):
             is_mod=is_moderator(interaction, role), members=members, seats=seats,
             seed=self._rng.randrange(1, 2**31),
         )
-        note = (f"A **league game** of {lg.name}, {season.name}! Only registered players can "
-                "join (`/league join`); the result counts when the game is finished.")
-        await send(interaction, flow.lobby_content(game, note), view=lobby_view(game),
+        await send(interaction, flow.lobby_content(game), view=lobby_view(game),
                    allowed_mentions=NO_MENTIONS)
 
     @league.command(name="standings", description="Season table: games, wins, avg rank, points "

@@ -67,6 +67,7 @@ async def test_league_season_game_and_standings(fake_discord: FakeDiscord,
         click = await fake.click(bob, lobby, label="Join")
         await fake.wait_for_reply(click)
         assert f"<@{bob['id']}>" in lobby.content
+        assert "A **league game** of Friday League, Spring 2026!" in lobby.content  # kept
         start = await say(ann, "sw start")
         assert "it is your turn" in start.content
 
@@ -74,27 +75,32 @@ async def test_league_season_game_and_standings(fake_discord: FakeDiscord,
         table = await say(cid, "league standings")
         assert "0 finished games, 1 in progress" in table.text
 
-        # play it out quickly, straight through the service: ann conquers what she can,
-        # bob's turns go by the moderator's skip path, so ann wins on coins
+        # play it out quickly: ann conquers what she can (straight through the service), and
+        # every other step goes by the moderator's `/sw mod skip` through Discord, so the
+        # action that ends the game is a real interaction and ann wins on coins
         service, channel_id = bot.service, int(ch["id"])
         ann_id = int(ann["id"])
         for _ in range(400):
             legal = [a.model_dump(mode="json") for a in await service.legal(channel_id, ann_id)]
             move = next((a for a in legal if a["do"] in ("conquer", "pick")), None)
             if move is not None:
-                out = await service.act(channel_id, ann_id, move)
-            else:
-                out = await service.skip(channel_id, int(mia["id"]))
-            if out.finished:
+                await service.act(channel_id, ann_id, move)
+                continue
+            last = await say(mia, "sw mod skip")
+            if (await service.last_view(channel_id)).state.finished:
                 break
         else:
             raise AssertionError("the game did not finish")
-        ranking = out.state.ranking
+        ranking = (await service.last_view(channel_id)).state.ranking
         assert [(r["player"], r["rank"]) for r in ranking] == [("ann", 1), ("bob", 2)]
+        # the reveal answers the skip; the league result follows it, never before it
+        assert "final.png" in last.files and "League result" not in last.content
         result = await fake.wait_for_message(ch, lambda m: "League result" in m.content,
-                                             timeout=10)
+                                             timeout=10, after=last)
         assert f"1. <@{ann['id']}> (+16), 2. <@{bob['id']}> (-16)" in result.content
         assert "Spring 2026" in result.content
+        public = fake.messages_in(ch)
+        assert public.index(last) < public.index(result)
 
         table = await say(cid, "league standings")
         assert not table.ephemeral and table.embeds
