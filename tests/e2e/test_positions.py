@@ -1,0 +1,124 @@
+"""Set positions played through the real client: a game is opened in Discord, then started
+from a scenario (engine.load_scenario) instead of the seeded setup, so rare moments can be
+reached on purpose. Here: `/sw move` with autocomplete during redeployment, and a Bivouacking
+defender re-placing one of two displaced encampments from their prompt, then pressing **Done**
+to leave the other off the map."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from fakediscord import FakeDiscord, Message
+from test_full_games import make_bot
+
+import engine
+from bot.store import Seat
+
+ROW = [{"race": r, "power": p, "coins": 0} for r, p in (
+    ("Elves", "Heroic"), ("Skeletons", "Merchant"), ("Dwarves", "Flying"),
+    ("Humans", "Swamp"), ("Wizards", "Hill"), ("Giants", "Commando"))]
+
+
+def _spec() -> dict[str, Any]:
+    """Round 3, ann to play: Ratmen with 12 in hand beside bob's Bivouacking Orcs, whose
+    region 10 holds one token and two encampments, region 22 two tokens and two encampments."""
+    return {
+        "board": "official-2p", "players": ["ann", "bob"], "seed": 5, "round": 3,
+        "current": "ann", "row": ROW,
+        "seats": {"ann": {"coins": 5, "active": {"race": "Ratmen", "power": "Spirit",
+                                                 "hand": 12}},
+                  "bob": {"coins": 5, "active": {"race": "Orcs", "power": "Bivouacking",
+                                                 "hand": 0}}},
+        "regions": {"6": {"owner": "ann", "race": "Ratmen", "tokens": 1},
+                    "2": {"owner": "bob", "race": "Orcs", "tokens": 3},
+                    "10": {"owner": "bob", "race": "Orcs", "tokens": 1,
+                           "pieces": ["encampment", "encampment"]},
+                    "22": {"owner": "bob", "race": "Orcs", "tokens": 2,
+                           "pieces": ["encampment", "encampment"]},
+                    "3": {"lost_tribe": True}},
+    }
+
+
+def _camps(state: Any) -> dict[int, int]:
+    obs = engine.observe(state, None)
+    return {int(r): reg.get("pieces", []).count("encampment")
+            for r, reg in obs["regions"].items() if "encampment" in reg.get("pieces", [])}
+
+
+async def test_move_and_encampment_replacement(fake_discord: FakeDiscord,
+                                               tmp_path: Path) -> None:
+    fake = fake_discord
+    ann, bob = fake.add_user("ann"), fake.add_user("bob")
+    ch = fake.channel
+
+    async def run(user: dict, command: str, **options: Any) -> Message:
+        return await fake.wait_for_reply(await fake.slash(user, ch, command, options=options),
+                                         timeout=10)
+
+    async with fake.running(make_bot(fake, tmp_path / "positions.db")) as bot:
+        await bot.wait_until_ready()
+        lobby = await run(ann, "sw new", players=2)
+        await fake.wait_for_reply(await fake.click(bob, lobby, label="Join"))
+        service, channel_id = bot.service, int(ch["id"])
+        game = await service.lobby(channel_id)
+        assert [s.name for s in game.players] == ["ann", "bob"]
+        state = engine.load_scenario(_spec())
+        await service.store.start_game(
+            game.id, board="official-2p",
+            players=[Seat(int(ann["id"]), "ann"), Seat(int(bob["id"]), "bob")],
+            state=engine.dump_state(state))
+
+        # ann takes region 10: 2 + 1 token + 2 for the encampments = 5 tokens
+        took = await run(ann, "sw conquer", region=10)
+        assert not took.ephemeral and "10" in took.content
+        obs = engine.observe((await service.last_view(channel_id)).state, None)
+        assert (obs["regions"]["10"]["owner"], obs["regions"]["10"]["tokens"]) == ("ann", 5)
+
+        # /sw move: autocomplete offers the regions that can spare a token (not region 6,
+        # whose one token must stay), then the places they can go
+        sources = await fake.autocomplete(ann, ch, "sw move", focused="from",
+                                          options={"to": 6, "count": 1})
+        assert [c["value"] for c in sources] == [10]
+        targets = await fake.autocomplete(ann, ch, "sw move", focused="to",
+                                          options={"from": 10, "count": 1})
+        assert [c["value"] for c in targets] == [6]
+        # moving more tokens than the region can spare is refused, nothing changes
+        version = (await service.last_view(channel_id)).version
+        refused = await run(ann, "sw move", **{"from": 10, "to": 6, "count": 5})
+        assert refused.ephemeral
+        assert (await service.last_view(channel_id)).version == version
+        moved = await run(ann, "sw move", **{"from": 10, "to": 6, "count": 2})
+        assert not moved.ephemeral
+        obs = engine.observe((await service.last_view(channel_id)).state, None)
+        assert (obs["regions"]["10"]["tokens"], obs["regions"]["6"]["tokens"]) == (3, 3)
+
+        # ann ends; bob lost region 10 and its two encampments: his prompt asks him to
+        # re-place them, with a menu of places and a Done button
+        ended = await run(ann, "sw end")
+        assert "map.png" in ended.files
+        assert f"<@{bob['id']}>: re-place your encampments, then press **Done**." in (
+            ended.content)
+        assert _camps((await service.last_view(channel_id)).state) == {22: 2}
+        menu = next(c for c in ended.custom_ids() if c.startswith("sw:s:") and c.endswith(":x"))
+        options = ended.component(menu)["options"]
+        place_2 = next(o for o in options if '"region":2' in o["value"].replace(" ", ""))
+
+        # ann may not place bob's encampment nor press his Done
+        nope = await fake.wait_for_reply(await fake.select(ann, ended, menu, [place_2["value"]]))
+        assert nope.ephemeral
+        nope = await fake.wait_for_reply(await fake.click(ann, ended, label="Done"))
+        assert nope.ephemeral
+        assert _camps((await service.last_view(channel_id)).state) == {22: 2}
+
+        placed = await fake.wait_for_reply(await fake.select(bob, ended, menu,
+                                                             [place_2["value"]]))
+        assert not placed.ephemeral
+        assert _camps((await service.last_view(channel_id)).state) == {2: 1, 22: 2}
+        assert "re-place your encampments, then press **Done**." in placed.content
+        # bob keeps the second one off the map: Done ends the placement, his turn begins
+        done = await fake.wait_for_reply(await fake.click(bob, placed, label="Done"))
+        assert _camps((await service.last_view(channel_id)).state) == {2: 1, 22: 2}
+        assert f"<@{bob['id']}>, it is your turn." in done.content
+        final = (await service.last_view(channel_id)).state
+        assert final.actor == "bob" and engine.observe(final, None)["current"] == "bob"
