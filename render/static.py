@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import hashlib
 import io
 import random
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 
 from PIL import Image, ImageChops, ImageDraw, ImageFilter
 
@@ -172,12 +174,23 @@ def _draw_layer(key: str) -> Image.Image:
 
 
 def layer_cache_name(key: str) -> str:
-    """File name of a board's static layer in the disk cache: board content, geometry and
-    drawing code all go into it, so a stale picture is never reused."""
+    """File name of a board's static layer in the disk cache: board content, geometry,
+    drawing code and fonts all go into it, so a stale picture is never reused."""
     geo = geometry(key)
     board = board_of(key)
     code = source_digest("static.py", "sprites.py", "theme.py")
-    return f"static-{key}-{content_digest(board)[:8]}-{geo.digest[:8]}-{code}.png"
+    return (f"static-{key}-{content_digest(board)[:8]}-{geo.digest[:8]}-{code}"
+            f"-{fonts_digest(theme.FONT_DIR)}.png")
+
+
+@lru_cache(maxsize=4)
+def fonts_digest(folder: Path) -> str:
+    """A digest of the font files the labels are drawn with (read once per process)."""
+    h = hashlib.sha1()
+    for font in sorted(folder.glob("*.ttf")):
+        h.update(font.name.encode())
+        h.update(font.read_bytes())
+    return h.hexdigest()[:8]
 
 
 @lru_cache(maxsize=12)  # a few MB each: bounded, custom boards come and go

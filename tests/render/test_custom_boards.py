@@ -160,3 +160,19 @@ def test_disk_cached_static_layer_is_the_drawn_one() -> None:
     again = static.map_layer(key)  # read back
     assert again.tobytes() == first.tobytes() == drawn.tobytes()
     assert geometry.read_cache(static.layer_cache_name(key)) is not None
+
+
+def test_static_layer_cache_name_follows_the_fonts(tmp_path, monkeypatch) -> None:
+    """Other font files (a changed DejaVu, say) must not reuse layers drawn with the old."""
+    from render import theme
+
+    before = static.layer_cache_name("official-2p")
+    fonts = tmp_path / "fonts"
+    fonts.mkdir()
+    for f in theme.FONT_DIR.glob("*.ttf"):
+        (fonts / f.name).write_bytes(f.read_bytes())
+    monkeypatch.setattr(theme, "FONT_DIR", fonts)
+    assert static.layer_cache_name("official-2p") == before  # same bytes, same name
+    (fonts / "DejaVuSans-Bold.ttf").write_bytes(b"not the same font")
+    static.fonts_digest.cache_clear()
+    assert static.layer_cache_name("official-2p") != before
