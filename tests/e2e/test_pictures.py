@@ -3,6 +3,7 @@ redeploys, and the cached combo row, must be exactly the pictures of the new sta
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
@@ -61,3 +62,48 @@ async def test_end_turn_map_drawn_ahead_is_the_right_picture(
         assert hits >= 3, "no redeploy-then-end turns came up"
         assert driver.picture_checks >= hits
     assert not fake.client_errors
+
+
+async def test_reply_defers_only_when_pictures_are_slow(
+    fake_discord: FakeDiscord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An end of turn whose map is ready answers at once with it (one message, no "thinking");
+    one whose map is slow is deferred first, well inside Discord's 3 s, then carries it."""
+    from bot import flow
+
+    fake = fake_discord
+    db = tmp_path / "defer.db"
+    users = users_for(fake, 2)
+    monkeypatch.setattr(flow, "DEFER_AFTER", 0.3)
+    real = pictures._render
+    slow = {"on": False}
+
+    async def maybe_slow(name, *args, **kwargs):
+        if slow["on"] and name == "map_png":
+            await asyncio.sleep(0.8)
+        return await real(name, *args, **kwargs)
+
+    monkeypatch.setattr(pictures, "_render", maybe_slow)
+    async with fake.running(make_bot(fake, db)) as bot, StateReader(db) as reader:
+        await bot.wait_until_ready()
+        driver = GameDriver(fake, fake.channel, users, reader, seed=3, mode="slash")
+        await driver.open_game()
+        kinds: dict[bool, set[int]] = {False: set(), True: set()}
+        for _ in range(300):
+            loaded = await driver.loaded()
+            if loaded.state.finished or (kinds[False] and kinds[True]):
+                break
+            verbs = {a.model_dump(mode="json")["do"] for a in engine.legal_actions(loaded.state)}
+            if "end" in verbs and loaded.state.actor == engine.observe(loaded.state,
+                                                                       None)["current"]:
+                slow["on"] = bool(kinds[False])  # first a fast end, then a slow one
+                pictures._MAPS.clear()  # no picture drawn ahead: the map is drawn now
+                sent = await driver.send(loaded, {"do": "end", "player": loaded.state.actor},
+                                         route="slash")
+                assert "map.png" in sent.reply.files
+                kinds[slow["on"]].add(sent.interaction.callback_type)
+                assert sent.interaction.reply_latency < 3
+            else:
+                await driver.step()
+        assert kinds[False] == {4}  # CHANNEL_MESSAGE_WITH_SOURCE: answered with the map
+        assert kinds[True] == {5}  # DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE, then the followup
