@@ -3,10 +3,12 @@ time while a player thinks.
 
 Two kinds of work, kept apart so that a guess never delays a picture somebody waits for:
 
-- pictures for a reply (`map_file`, `row_file`, `final_file`) go to the drawing worker;
-- guesses (`draw_ahead`: the map and combo row the player's `end` would post) go to a second
-  worker at low CPU priority, newest guess first, one per channel. A right guess lands in
-  the caches below and the `end` reply posts it at once; a wrong one cost only idle CPU.
+- pictures for a reply (`map_file`, `row_file`, `final_file`) go to the drawing workers
+  (RENDER_PROCESSES of them);
+- guesses (`draw_ahead`: the map and combo row the player's `end` would post) go to one more
+  worker at the lowest CPU priority, likeliest and newest first, one per channel and kind.
+  A right guess lands in the caches below and the `end` reply posts it at once; a wrong one
+  cost only idle CPU. A reply that finds its picture still being guessed races the guess.
 
 `python -m bot` draws in worker processes (`use_render_process`), so the event loop keeps the
 GIL and a core to itself. Tests and the in-process bench use one drawing thread for both kinds
@@ -269,7 +271,8 @@ async def final_file(state: Any) -> discord.File | None:
 
 # -- guesses --------------------------------------------------------------------------------
 
-# newest last; by (channel, what): "end" guesses the end-of-turn pictures, "row" the new row
+# newest last; by (channel, what): "end" / "maybe" guess the end-of-turn pictures (likely /
+# possible: the player could still conquer), "row" the new combo row
 _WANTED: OrderedDict[tuple[int, str], tuple[GameService, Outcome]] = OrderedDict()
 _guessing: asyncio.Task[None] | None = None
 
@@ -280,9 +283,12 @@ def draw_ahead(service: GameService, outcome: Outcome, what: str = "end") -> Non
     - "end": the current player could end their turn now; draw the map (and, if the next
       player must pick, the combo row) their `end` would post. The engine is deterministic,
       so a right guess is the very picture.
+    - "maybe": the same, but the player can still conquer: drawn only when no likelier
+      guess waits.
     - "row": a combo was just picked; draw the new row, shown when someone next must pick.
 
-    A newer guess for a channel replaces an older one of the same kind."""
+    A newer guess for a channel replaces an older one of the same kind ("end" and "maybe"
+    replace each other)."""
     global _guessing
     key = (outcome.game.channel_id, what)
     _WANTED.pop(key, None)
