@@ -9,7 +9,21 @@ import pytest
 
 import engine
 
-from .helpers import ALL_POWERS, ALL_RACES, hand, load, obs, scenario
+from .helpers import (
+    ALL_POWERS,
+    ALL_RACES,
+    BADGE,
+    BANNER,
+    act,
+    active_of,
+    build,
+    hand,
+    load,
+    obs,
+    pick,
+    scenario,
+    seat,
+)
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "boards"
 
@@ -132,3 +146,18 @@ def test_loading_readies_all_but_one_token_per_region():
     assert hand(state, "ann") == 5
     assert obs(state)["regions"]["5"]["tokens"] == 1
     assert obs(state)["regions"]["8"]["tokens"] == 1
+
+
+@pytest.mark.parametrize("i", range(len(ALL_POWERS)))
+def test_a_picked_combo_brings_banner_plus_badge_tokens(i: int) -> None:
+    """§1.3 / §15.3: the tokens a combo brings are its race banner's number plus its power
+    badge's (every race and every power is picked once across the cases)."""
+    race, power = ALL_RACES[i % len(ALL_RACES)], ALL_POWERS[i]
+    others_r = [x for x in ALL_RACES if x != race]
+    others_p = [x for x in ALL_POWERS if x != power]
+    row = [{"race": race, "power": power, "coins": 0}] + [
+        {"race": others_r[k], "power": others_p[k], "coins": 0} for k in range(5)]
+    state = act(load(build(seats={"ann": seat(), "bob": seat()}, round=1, row=row)),
+                pick("ann", 0))
+    assert active_of(state, "ann")["race"] == race
+    assert hand(state, "ann") == BANNER[race] + BADGE[power]
