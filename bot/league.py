@@ -415,10 +415,6 @@ class LeagueService:
         reg = await self.registration(season, user_id)
         return reg is not None and reg.active
 
-    async def require_registered(self, season: Season, user_id: int) -> None:
-        if not await self.is_registered(season, user_id):
-            raise NotRegistered(f"You're not registered for {season.name}; use `/league join`.")
-
     async def register(self, league: League, user_id: int, name: str) -> Season:
         season = await self.current_season(league)
         reg = await self.registration(season, user_id)

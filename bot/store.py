@@ -347,12 +347,6 @@ class Store:
         )
         return [_game(r) for r in rows]
 
-    async def active_games(self) -> list[GameRow]:
-        rows = await self.fetchall(
-            f"SELECT {_GAME_COLUMNS} FROM games WHERE status = 'active' ORDER BY id"
-        )
-        return [_game(r) for r in rows]
-
     async def update_lobby(
         self,
         game_id: int,
@@ -491,13 +485,6 @@ class Store:
                     f"UPDATE games SET status = ?, finished_at = {finished} WHERE id = ?",
                     (status.value, game_id),
                 )
-
-    async def put_snapshot(self, game_id: int, seq: int, state: dict[str, Any]) -> None:
-        async with self.transaction() as conn:
-            await conn.execute(
-                "INSERT OR REPLACE INTO snapshots (game_id, seq, state) VALUES (?, ?, ?)",
-                (game_id, seq, _dumps(state)),
-            )
 
     async def actions(
         self, game_id: int, *, after: int = 0, upto: int | None = None

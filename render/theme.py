@@ -17,7 +17,6 @@ PLAYER_COLOURS: tuple[tuple[int, int, int], ...] = (
     (204, 121, 167),  # reddish purple
     (0, 158, 115),  # bluish green
 )
-PLAYER_COLOUR_NAMES = ("vermillion", "blue", "yellow", "purple", "green")
 
 TERRAIN = {
     "forest": (92, 128, 74),

@@ -188,7 +188,7 @@ async def test_restart_in_a_new_process_continues_the_game(fake_discord: FakeDis
         assert proc.returncode == 0, log[-2000:]
 
 
-async def _first_conquest_panel(fake: FakeDiscord, db: Path, bot_ready, reader: StateReader,
+async def _first_conquest_panel(fake: FakeDiscord, reader: StateReader,
                                 users: list[dict]) -> GameDriver:
     driver = GameDriver(fake, fake.channel, users, reader, seed=21, mode="panel")
     await driver.open_game()
@@ -210,7 +210,7 @@ async def test_double_click_applies_once(fake_discord: FakeDiscord, tmp_path: Pa
     users = users_for(fake, 2)
     async with fake.running(make_bot(fake, db)) as bot, StateReader(db) as reader:
         await bot.wait_until_ready()
-        driver = await _first_conquest_panel(fake, db, bot, reader, users)
+        driver = await _first_conquest_panel(fake, reader, users)
         loaded = await driver.loaded()
         actor = driver.user_of(loaded, loaded.state.actor)
         msg = driver.panel_message(loaded)
@@ -249,7 +249,7 @@ async def test_outsider_and_wrong_turn_player_change_nothing(fake_discord: FakeD
     eve = fake.add_user("eve")
     async with fake.running(make_bot(fake, db)) as bot, StateReader(db) as reader:
         await bot.wait_until_ready()
-        driver = await _first_conquest_panel(fake, db, bot, reader, users)
+        driver = await _first_conquest_panel(fake, reader, users)
         loaded = await driver.loaded()
         dump = engine.dump_state(loaded.state)
         actor = driver.user_of(loaded, loaded.state.actor)
