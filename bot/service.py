@@ -8,6 +8,7 @@ objects; refusals are ServiceError subclasses whose `.message` a player can act 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import random
 import re
@@ -512,8 +513,11 @@ class GameService:
         except VersionConflict:
             self._cache.pop(loaded.game.channel_id, None)
             raise StaleVersion(STALE_MESSAGE) from None
-        game = await self.store.get_game(loaded.game.id)
-        assert game is not None
+        if finished:  # status and finished_at as the store wrote them
+            game = await self.store.get_game(loaded.game.id)
+            assert game is not None
+        else:  # nothing else in the row changed: no need to read it back
+            game = dataclasses.replace(loaded.game, version=seq)
         notices: list[str] = []
         if finished:
             for listener in self.finish_listeners:

@@ -190,6 +190,8 @@ async def test_scripted_turn(service: GameService, store: Store) -> None:
     assert seqs[0] == 0 and ended.version in seqs
     assert [a.action["do"] for a in await store.actions(out.game.id)] == [
         "pick", "conquer", "deploy", "end"]
+    # the game row the outcome carries (not read back after each action) is the stored one
+    assert ended.game == await store.get_game(out.game.id)
 
 
 async def test_public_summaries_never_show_coins(service: GameService) -> None:
