@@ -33,7 +33,7 @@ async def processes() -> AsyncIterator[None]:
         pictures.use_render_thread()
 
 
-async def test_workers_start_warm_and_the_guessing_one_is_niced(processes: None) -> None:
+async def test_the_guessing_worker_runs_at_a_lower_priority(processes: None) -> None:
     (now_pid,) = _pids(pictures._NOW)
     (ahead_pid,) = _pids(pictures._AHEAD)
     assert now_pid != ahead_pid != os.getpid()
