@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-DEFAULT_REFERENCE = ROOT.parent / "shared" / "reference" / "maps"
+DEFAULT_REFERENCE = ROOT / "tests" / "data" / "reference" / "maps"
 
 
 def convert(ref: dict) -> dict:

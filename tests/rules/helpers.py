@@ -1,6 +1,6 @@
 """Black-box helpers for the executable rulebook (tests/rules).
 
-Everything here goes through the public engine contract only (COMMON.md / DESIGN.md):
+Everything here goes through the public engine contract only (docs/DESIGN.md):
 load_scenario, parse_action, apply, observe, dump_state, RulesViolation.
 """
 
