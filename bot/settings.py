@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import logging
+import os
+from pathlib import Path
 
 from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -23,6 +25,9 @@ class Settings(BaseSettings):
     render_processes: int = Field(2, ge=1, le=8)
     discord_api_base: str | None = None
     discord_gateway: str | None = None
+    # read by engine/ and render/ themselves (they take no Settings); `export()` hands them on
+    smallworld_data_dir: Path | None = None
+    smallworld_render_cache: str | None = None
 
     @field_validator("discord_token")
     @classmethod
@@ -41,8 +46,25 @@ class Settings(BaseSettings):
 
     @field_validator(
         "mod_role_id", "dev_guild_id", "discord_api_base", "discord_gateway",
+        "smallworld_data_dir", "smallworld_render_cache",
         mode="before",
     )
     @classmethod
     def _blank_is_none(cls, v: object) -> object:
         return None if isinstance(v, str) and not v.strip() else v
+
+    @field_validator("smallworld_data_dir")
+    @classmethod
+    def _has_boards(cls, v: Path | None) -> Path | None:
+        if v is not None and not (v.expanduser() / "boards").is_dir():
+            raise ValueError(f"{v} is not a data folder (it has no boards/); leave it blank")
+        return v
+
+    def export(self) -> None:
+        """Put the settings that engine/ and render/ read from the environment there (a value
+        from .env reaches them, and the drawing worker processes, too). Call before the
+        engine is imported: it reads SMALLWORLD_DATA_DIR once."""
+        for key, value in (("SMALLWORLD_DATA_DIR", self.smallworld_data_dir),
+                           ("SMALLWORLD_RENDER_CACHE", self.smallworld_render_cache)):
+            if value is not None:
+                os.environ[key] = str(value)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 from functools import cache
@@ -10,7 +11,25 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-DATA_DIR = Path(os.environ.get("SMALLWORLD_DATA_DIR", Path(__file__).resolve().parents[1] / "data"))
+DATA_DIR_ENV = "SMALLWORLD_DATA_DIR"  # a documented setting (.env.example); blank = the default
+PACKAGE = "smallworld_data"  # the repository's data/ folder, as installed (pyproject.toml)
+
+
+def data_dir() -> Path:
+    """Where boards, races, powers, components, geometry and fonts are read from: the
+    SMALLWORLD_DATA_DIR setting if given, else the installed package `smallworld_data` (the
+    checkout's data/ in an editable install, site-packages in a wheel), else the data/ folder
+    beside this package (a checkout used without installing)."""
+    override = os.environ.get(DATA_DIR_ENV, "").strip()
+    if override:
+        return Path(override).expanduser()
+    spec = importlib.util.find_spec(PACKAGE)
+    if spec is not None and spec.submodule_search_locations:
+        return Path(next(iter(spec.submodule_search_locations)))
+    return Path(__file__).resolve().parents[1] / "data"
+
+
+DATA_DIR = data_dir()
 
 Terrain = Literal["forest", "farmland", "hill", "swamp", "mountain", "sea", "lake"]
 Symbol = Literal["cavern", "magic_source", "mine", "lost_tribe"]

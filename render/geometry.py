@@ -23,7 +23,7 @@ from PIL import Image, ImageFilter
 
 from engine import data
 
-GEOMETRY_DIR = Path(__file__).resolve().parents[1] / "data" / "geometry"
+GEOMETRY_DIR = data.DATA_DIR / "geometry"
 CACHE_ENV = "SMALLWORLD_RENDER_CACHE"  # a directory; "" or "off" disables the disk cache
 
 

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from functools import cache
-from pathlib import Path
 
 from PIL import ImageFont
 
-FONT_DIR = Path(__file__).resolve().parents[1] / "data" / "fonts"
+from engine.data import DATA_DIR
+
+FONT_DIR = DATA_DIR / "fonts"
 
 # Okabe & Ito (2008), colour-blind safe; order = seat order.
 PLAYER_COLOURS: tuple[tuple[int, int, int], ...] = (

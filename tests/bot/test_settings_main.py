@@ -15,7 +15,8 @@ from bot.__main__ import main
 from bot.settings import Settings
 
 KEYS = ("DISCORD_TOKEN", "DATABASE_URL", "MOD_ROLE_ID", "DEV_GUILD_ID", "LOG_LEVEL",
-        "DISCORD_API_BASE", "DISCORD_GATEWAY", "RENDER_PROCESSES")
+        "DISCORD_API_BASE", "DISCORD_GATEWAY", "RENDER_PROCESSES", "SMALLWORLD_DATA_DIR",
+        "SMALLWORLD_RENDER_CACHE")
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -72,7 +73,7 @@ def test_missing_token_one_line(clean_env: Path, monkeypatch: pytest.MonkeyPatch
                                 capsys: pytest.CaptureFixture[str], token: str | None) -> None:
     if token is not None:
         monkeypatch.setenv("DISCORD_TOKEN", token)
-    assert main() == 2
+    assert main([]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "DISCORD_TOKEN" in err and "Traceback" not in err
 
