@@ -1,13 +1,21 @@
-"""`python -m bot`: read the settings, start the bot, exit cleanly on a bad token."""
+"""`python -m bot [COMMAND]`: run the bot (the default), or one of the commands below.
+
+Every bad start ends in one line on stderr and a non-zero exit: a missing or invalid setting
+(exit 2, before anything connects), a token Discord rejects, an unreachable Discord (exit 1).
+Ctrl-C stops the bot cleanly (exit 0).
+
+To add a command: write `_cmd_NAME(args, settings) -> int` and register it in `parser()`
+with `sub.add_parser(...)` and `set_defaults(run=_cmd_NAME)`.
+"""
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import logging
 import sys
+from collections.abc import Callable
 
-import aiohttp
-import discord
 from pydantic import ValidationError
 
 from bot.settings import Settings
@@ -20,7 +28,8 @@ def _settings_problem(exc: ValidationError) -> str:
     field = ".".join(str(p) for p in first.get("loc", ())).upper() or "settings"
     if field == "DISCORD_TOKEN" and first.get("type") == "missing":
         return "DISCORD_TOKEN is not set; put it in .env (see .env.example) or the environment"
-    return f"{field}: {first.get('msg', 'invalid value')} (check .env, see .env.example)"
+    msg = str(first.get("msg", "invalid value")).removeprefix("Value error, ")
+    return f"{field}: {msg} (check .env, see .env.example)"
 
 
 def configure_logging(level: str) -> None:
@@ -32,13 +41,11 @@ def configure_logging(level: str) -> None:
     logging.getLogger("discord").setLevel(max(numeric, logging.INFO))
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Run the bot until it is stopped; return the process exit code."""
-    try:
-        settings = Settings()
-    except ValidationError as exc:
-        print(f"{PROG}: {_settings_problem(exc)}", file=sys.stderr)
-        return 2
+def _cmd_run(args: argparse.Namespace, settings: Settings) -> int:
+    """Connect to Discord and play until stopped."""
+    import aiohttp
+    import discord
+
     configure_logging(settings.log_level)
     from bot.app import run  # imported late so a settings error needs no discord setup
 
@@ -57,6 +64,37 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         return 0
     return 0
+
+
+def parser() -> argparse.ArgumentParser:
+    """The command line: no command runs the bot; each subcommand sets `run`."""
+    ap = argparse.ArgumentParser(
+        prog="python -m bot",
+        description="Small World for Discord. Settings come from the environment and .env "
+                    "(every one is described in .env.example).",
+    )
+    ap.set_defaults(run=_cmd_run)
+    sub = ap.add_subparsers(title="commands", metavar="COMMAND")
+    run = sub.add_parser("run", help="run the bot (the default without a command)",
+                         description=_cmd_run.__doc__)
+    run.set_defaults(run=_cmd_run)
+    return ap
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Parse the command line, read the settings, run the command; return the exit code."""
+    args = parser().parse_args(argv)
+    command: Callable[[argparse.Namespace, Settings], int] = args.run
+    try:
+        settings = Settings()
+    except ValidationError as exc:
+        print(f"{PROG}: {_settings_problem(exc)}", file=sys.stderr)
+        return 2
+    settings.export()
+    try:
+        return command(args, settings)
+    except KeyboardInterrupt:  # Ctrl-C before the bot's own handling is in place
+        return 0
 
 
 if __name__ == "__main__":

@@ -31,6 +31,13 @@ def point_at(api_base: str | None, gateway: str | None) -> None:
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway)
 
 
+def quiet_voice_warnings() -> None:
+    """A text bot never joins voice: skip discord.py's start-up warnings that PyNaCl and davey
+    (voice libraries) are missing. Only these two; every other warning still shows."""
+    discord.VoiceClient.warn_nacl = False
+    discord.VoiceClient.warn_dave = False
+
+
 class SmallWorldBot(commands.Bot):
     """Small World bot: the store and the game service live here, commands live in cogs."""
 
@@ -38,6 +45,7 @@ class SmallWorldBot(commands.Bot):
     service: GameService
 
     def __init__(self, settings: Settings, **options: Any) -> None:
+        quiet_voice_warnings()
         intents = discord.Intents.default()
         intents.message_content = False
         options.setdefault("activity", discord.Game(name="Small World · /sw new"))

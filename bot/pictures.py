@@ -23,7 +23,10 @@ import contextlib
 import io
 import json
 import logging
+import multiprocessing.context
 import os
+import signal
+import threading
 from collections import OrderedDict
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -49,6 +52,9 @@ def _start_worker(nice: int) -> None:
     official board's layers, so that no reply pays for a cold board in a new worker."""
     import engine
 
+    # Ctrl-C reaches every process of the terminal's group: the bot shuts the workers down,
+    # they must not each die with a KeyboardInterrupt traceback (see _QuietSpawnProcess)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     if nice:
         with contextlib.suppress(OSError):  # not permitted: it then competes as an equal
             os.nice(nice)
@@ -79,10 +85,28 @@ def use_render_thread() -> None:
     _ROWS.clear()
 
 
-def _process_pool(workers: int, nice: int) -> ProcessPoolExecutor:
-    import multiprocessing
+class _QuietSpawnProcess(multiprocessing.context.SpawnProcess):
+    """A spawned process that starts with SIGINT ignored. A Python started that way installs
+    no KeyboardInterrupt handler, so a Ctrl-C during its start-up (imports, before the
+    initializer runs) cannot print a traceback either. The parent's handler is put back at
+    once; it can only be swapped from the main thread (elsewhere the initializer covers it)."""
 
-    return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
+    def start(self) -> None:
+        if threading.current_thread() is not threading.main_thread():
+            return super().start()
+        old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+        try:
+            super().start()
+        finally:
+            signal.signal(signal.SIGINT, old)
+
+
+class _QuietSpawnContext(multiprocessing.context.SpawnContext):
+    Process = _QuietSpawnProcess
+
+
+def _process_pool(workers: int, nice: int) -> ProcessPoolExecutor:
+    return ProcessPoolExecutor(max_workers=workers, mp_context=_QuietSpawnContext(),
                                initializer=_start_worker, initargs=(nice,))
 
 

@@ -36,6 +36,21 @@ class Settings(BaseSettings):
             raise ValueError("DISCORD_TOKEN is empty")
         return v
 
+    @field_validator("database_url")
+    @classmethod
+    def _usable_database(cls, v: str) -> str:
+        """Refuse a URL the store cannot open now, not after logging in to Discord."""
+        from bot.store import database_path
+
+        path = database_path(v)  # ValueError names the accepted forms
+        if path != ":memory:":
+            for parent in Path(path).expanduser().absolute().parents:
+                if parent.exists():
+                    if not parent.is_dir():
+                        raise ValueError(f"{parent} is a file, not a folder")
+                    break
+        return v
+
     @field_validator("log_level")
     @classmethod
     def _known_level(cls, v: str) -> str:
