@@ -33,6 +33,7 @@ ROOT = Path(__file__).resolve().parents[1]
 for extra in (ROOT, ROOT / "tests", ROOT / "tests" / "e2e"):
     sys.path.insert(0, str(extra))
 
+from _cli import fail, folder  # noqa: E402
 from driver import GameDriver, StateReader, percentile  # noqa: E402
 from fakediscord import FakeDiscord  # noqa: E402
 
@@ -156,7 +157,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="seconds over which the games open, one after another")
     parser.add_argument("--settle", type=float, default=8.0,
                         help="seconds to wait after the bot process connects")
-    parser.add_argument("--bot-dir", default=str(ROOT),
+    parser.add_argument("--bot-dir", type=folder, default=ROOT,
                         help="directory holding the bot package to run (compare versions)")
     parser.add_argument("--bot-log", help="bot stderr to this file, in asyncio debug mode "
                         "(slow callbacks are logged)")
@@ -165,6 +166,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--profile", help="cProfile the bot (subprocess) into this file; "
                         "with --inprocess, profile this process")
     args = parser.parse_args(argv)
+    if not (args.bot_dir / "bot" / "__main__.py").is_file():
+        fail(f"{args.bot_dir}: holds no bot package (bot/__main__.py)")
+    for out in (args.bot_log, args.profile):
+        if out and not Path(out).resolve().parent.is_dir():
+            fail(f"{out}: its folder does not exist")
     if args.inprocess and args.profile:
         prof = cProfile.Profile()
         prof.enable()

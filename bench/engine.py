@@ -7,6 +7,7 @@ Run: python bench/engine.py [games_per_board]
 
 from __future__ import annotations
 
+import argparse
 import random
 import statistics
 import sys
@@ -56,4 +57,6 @@ def main(games: int = 200) -> None:
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 200)
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("games", nargs="?", type=int, default=200, help="games per board")
+    main(ap.parse_args().games)
