@@ -29,6 +29,7 @@ def _settings_problem(exc: ValidationError) -> str:
     if field == "DISCORD_TOKEN" and first.get("type") == "missing":
         return "DISCORD_TOKEN is not set; put it in .env (see .env.example) or the environment"
     msg = str(first.get("msg", "invalid value")).removeprefix("Value error, ")
+    msg = msg.removeprefix(f"{field} ")  # "DATABASE_URL must be ..." names the field already
     return f"{field}: {msg} (check .env, see .env.example)"
 
 
@@ -70,6 +71,7 @@ def parser() -> argparse.ArgumentParser:
     """The command line: no command runs the bot; each subcommand sets `run`."""
     ap = argparse.ArgumentParser(
         prog="python -m bot",
+        usage="%(prog)s [-h] [COMMAND ...]",
         description="Small World for Discord. Settings come from the environment and .env "
                     "(every one is described in .env.example).",
     )

@@ -69,6 +69,7 @@ def test_bad_database_url_is_refused_before_logging_in(tmp_path: Path, url: str,
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1, done.stderr
     assert lines[0].startswith("smallworld-bot: DATABASE_URL: ") and words in lines[0]
+    assert lines[0].count("DATABASE_URL") == 1
 
 
 def test_good_database_urls_pass(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
