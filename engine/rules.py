@@ -575,24 +575,27 @@ def _pop_pending(s: GameState, events: list[dict]) -> None:
 def _score(s: GameState, me: int, events: list[dict], *, active_bonus: bool) -> None:
     """1 coin per region held (Active and In Decline), plus race and power bonuses."""
     seat = s.seat_w(me)
-    income = 0
     t = s.turn
     geo = s.geo
+    parts = {"regions": 0, "race": 0, "power": 0, "decline": 0}  # the private breakdown
     if seat.active is not None:
         h = seat.active
         regs = tuple(_held(s, h.race))
-        income += len(regs)
+        parts["regions"] += len(regs)
         if active_bonus:
             forts = sum(s.areas[r].pieces.count("fortress") for r in regs)
             ctx = Income(geo, regs, t.n_nonempty, t.picked, forts)
-            income += race_rule(h.race).income(ctx) + power_rule(h.power).income(ctx)
+            parts["race"] += race_rule(h.race).income(ctx)
+            parts["power"] += power_rule(h.power).income(ctx)
     for h in seat.declines:
         regs = tuple(_held(s, h.race))
         ctx = Income(geo, regs, 0, False, 0)
-        income += len(regs) + race_rule(h.race).decline_income(ctx)
+        parts["regions"] += len(regs)
+        parts["decline"] += race_rule(h.race).decline_income(ctx)
+    income = sum(parts.values())
     seat.coins += income
     events.append({"type": "scored", "player": seat.name, "income": income,
-                   "coins": seat.coins, "private": True})
+                   "coins": seat.coins, "breakdown": parts, "private": True})
 
 
 def _end_checks(s: GameState, me: int) -> E.RulesViolation | None:
