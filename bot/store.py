@@ -428,6 +428,39 @@ class Store:
                 (_dumps(options), game_id),
             )
 
+    # -- the living message and member settings ---------------------------------------------
+
+    async def game_message(self, game_id: int) -> tuple[int, str] | None:
+        """The public message the game keeps current (lobby or turn panel): its id and the
+        text it keeps once retired."""
+        row = await self.fetchone(
+            "SELECT message_id, summary FROM game_messages WHERE game_id = ?", (game_id,))
+        return (int(row[0]), str(row[1])) if row else None
+
+    async def set_game_message(self, game_id: int, message_id: int, summary: str = "") -> None:
+        async with self.transaction() as conn:
+            await conn.execute(
+                "INSERT INTO game_messages (game_id, message_id, summary) VALUES (?, ?, ?)"
+                " ON CONFLICT (game_id) DO UPDATE SET message_id = excluded.message_id,"
+                f" summary = excluded.summary, updated_at = {_NOW}",
+                (game_id, message_id, summary),
+            )
+
+    async def turn_dm(self, user_id: int) -> bool:
+        """The member asked for a DM when they must act."""
+        row = await self.fetchone("SELECT turn_dm FROM user_settings WHERE user_id = ?",
+                                  (user_id,))
+        return bool(row and row[0])
+
+    async def set_turn_dm(self, user_id: int, on: bool) -> None:
+        async with self.transaction() as conn:
+            await conn.execute(
+                "INSERT INTO user_settings (user_id, turn_dm) VALUES (?, ?)"
+                f" ON CONFLICT (user_id) DO UPDATE SET turn_dm = excluded.turn_dm,"
+                f" updated_at = {_NOW}",
+                (user_id, int(on)),
+            )
+
     # -- the log --------------------------------------------------------------------------
 
     async def append(
