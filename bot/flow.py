@@ -1,42 +1,68 @@
-"""What the bot posts after the service accepted something: summaries, the map, the next
-player's panel, coin DMs, the final reveal. Shared by slash commands and components."""
+"""What the bot posts after the service accepted something. Shared by slash commands and
+components.
+
+A quiet channel: each game keeps ONE living public message (the lobby, then the turn
+panel), edited in place while a turn goes on. A finished turn posts one new message — the
+turn's summary, the map, and the next player's panel — and the previous living message is
+retired: its buttons and menus are edited away and it keeps only the summary it was posted
+with. The living message's id and summary are in the store, so a restart retires it too.
+Slash commands used mid-turn answer their user privately and edit the living message.
+Coins reach their owner by DM (or an ephemeral fallback); nothing public shows them.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from collections import defaultdict
 from typing import Any
 
 import discord
 
+import engine
 from bot import text
 from bot.pictures import draw_ahead, final_file, map_file, row_file
-from bot.service import GameService, Outcome, ServiceError, StaleVersion
+from bot.service import GameService, Outcome, Panel, ServiceError, StaleVersion
 from bot.store import GameRow, GameStatus
 from bot.ui import NO_MENTIONS, display_name, report_error, send
-from bot.views import lobby_view, panel_prompt, turn_view
+from bot.views import confirm_view, lobby_view, panel_prompt, turn_view
 
 log = logging.getLogger(__name__)
 
 DM_CLOSED = 50007
 DEFER_AFTER = 1.0  # seconds to wait for pictures before deferring the interaction
 CONTENT_LIMIT = 1900
+SUMMARY_LIMIT = 1100  # the finished turn's lines in a turn message
+LIVE_LIMIT = 550  # the running turn's lines under it
+
+_post_locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+_shown: dict[int, int] = {}  # game id -> stamp of the newest change its living message shows
 
 
 def service_of(interaction: discord.Interaction) -> GameService:
     return interaction.client.service  # type: ignore[attr-defined]
 
 
-def _clip(lines: list[str]) -> str:
-    out: list[str] = []
-    size = 0
-    for line in lines:
-        if size + len(line) + 1 > CONTENT_LIMIT:
-            out.append("…")
-            break
-        out.append(line)
-        size += len(line) + 1
-    return "\n".join(out)
+def _clip(lines: list[str], *, newest: bool = False) -> str:
+    """Lines joined and cut under Discord's limit (the first ones, or the newest)."""
+    return "\n".join(text.clip_lines(lines, CONTENT_LIMIT, newest=newest))
+
+
+async def _edit(client: discord.Client, channel_id: int, message_id: int, **kwargs: Any) -> bool:
+    """Edit a message of the bot's by id (no fetch); False when Discord refused."""
+    try:
+        partial = client.get_partial_messageable(channel_id).get_partial_message(message_id)
+        await partial.edit(**kwargs)
+    except discord.HTTPException as exc:
+        log.info("could not edit message %s in %s: %s", message_id, channel_id, exc)
+        return False
+    return True
+
+
+def _jump(guild_id: int | None, channel_id: int, message_id: int | None) -> str | None:
+    if not message_id:
+        return None
+    return f"https://discord.com/channels/{guild_id or '@me'}/{channel_id}/{message_id}"
 
 
 # -- lobby ----------------------------------------------------------------------------------
@@ -47,6 +73,45 @@ def lobby_content(game: GameRow, note: str | None = None) -> str:
     if note:
         lines.insert(0, note)
     return "\n".join(lines)
+
+
+async def post_lobby(interaction: discord.Interaction, game: GameRow,
+                     note: str | None = None) -> None:
+    """Post the lobby message; it is the game's living message until the start."""
+    store = service_of(interaction).store
+    old = await store.game_message(game.id)
+    message_id = await send(interaction, lobby_content(game, note), view=lobby_view(game),
+                            allowed_mentions=NO_MENTIONS)
+    if message_id:
+        await store.set_game_message(game.id, message_id)
+    if old and old[0] != message_id:
+        await _edit(interaction.client, game.channel_id, old[0], view=None)
+
+
+async def refresh_lobby(client: discord.Client, service: GameService, game: GameRow, *,
+                        skip: int | None = None) -> bool:
+    """Bring the lobby message up to date (or close it); False when there is none."""
+    stored = await service.store.game_message(game.id)
+    if stored is None:
+        return False
+    if stored[0] == skip:
+        return True
+    if game.status is GameStatus.LOBBY:
+        return await _edit(client, game.channel_id, stored[0], content=lobby_content(game),
+                           view=lobby_view(game), allowed_mentions=NO_MENTIONS)
+    return await _edit(client, game.channel_id, stored[0], content=text.LOBBY_CLOSED, view=None)
+
+
+async def lobby_changed(interaction: discord.Interaction, game: GameRow, private: str) -> None:
+    """/sw join, /sw leave, a kick: the lobby message is edited; the user hears privately.
+    Without a lobby message on record (an older game), a new one is posted."""
+    service = service_of(interaction)
+    if await refresh_lobby(interaction.client, service, game):
+        await send(interaction, private, ephemeral=True, allowed_mentions=NO_MENTIONS)
+    elif game.status is GameStatus.LOBBY:
+        await post_lobby(interaction, game, private)
+    else:
+        await send(interaction, text.LOBBY_CLOSED)
 
 
 async def lobby_click(interaction: discord.Interaction, game_id: int, op: str) -> None:
@@ -66,12 +131,16 @@ async def lobby_click(interaction: discord.Interaction, game_id: int, op: str) -
             return
     except Exception as exc:  # noqa: BLE001 - refusals and bugs both end in report_error
         await report_error(interaction, exc)
+        if isinstance(exc, StaleVersion):
+            await _retire_clicked(interaction)
         return
     if game.status is GameStatus.LOBBY:
         await interaction.response.edit_message(content=lobby_content(game), view=lobby_view(game),
                                                 allowed_mentions=NO_MENTIONS)
     else:
-        await interaction.response.edit_message(content="The lobby was closed.", view=None)
+        await interaction.response.edit_message(content=text.LOBBY_CLOSED, view=None)
+    clicked = interaction.message.id if interaction.message else None
+    await refresh_lobby(interaction.client, service, game, skip=clicked)
 
 
 async def start_game(interaction: discord.Interaction, *, component: bool = False) -> None:
@@ -84,12 +153,19 @@ async def start_game(interaction: discord.Interaction, *, component: bool = Fals
         interaction.user.id,
         is_mod=is_moderator(interaction, settings.mod_role_id),
     )
-    if component:
-        await interaction.response.edit_message(view=None)
     await announce(interaction, outcome, picture=True)
 
 
 # -- actions --------------------------------------------------------------------------------
+
+
+def _needs_confirmation(panel: Panel, user_id: int, verb: str) -> bool:
+    """Decline always asks; End asks while tokens are still in hand."""
+    if panel.actor_id != user_id or panel.is_defender:
+        return False
+    if verb == "decline":
+        return panel.can_decline
+    return verb == "end" and panel.can_end and panel.hand > 0 and not panel.picks
 
 
 async def run_action(
@@ -98,23 +174,52 @@ async def run_action(
     *,
     game_id: int | None = None,
     version: int | None = None,
-    component: bool = False,
+    confirmed: bool = False,
 ) -> None:
     """Apply one action for the interaction's user and announce what happened."""
-    outcome = await service_of(interaction).act(
-        interaction.channel_id or 0, interaction.user.id, action, game_id=game_id,
-        version=version,
-    )
-    await announce(interaction, outcome, retire=component)
+    service = service_of(interaction)
+    channel_id = interaction.channel_id or 0
+    verb = action.get("do")
+    if not confirmed and verb in ("decline", "end"):
+        panel = await service.panel(channel_id)
+        if (game_id is None or game_id == panel.game_id) and (
+                version is None or version == panel.version) and \
+                _needs_confirmation(panel, interaction.user.id, str(verb)):
+            question = (text.CONFIRM_DECLINE.format(race=panel.active or "race")
+                        if verb == "decline" else
+                        text.CONFIRM_END.format(tokens=f"{panel.hand} token"
+                                                + ("s" if panel.hand != 1 else "")))
+            await send(interaction, question, ephemeral=True,
+                       view=confirm_view(panel.game_id, panel.version, str(verb)))
+            return
+    outcome = await service.act(channel_id, interaction.user.id, action, game_id=game_id,
+                                version=version)
+    if confirmed:  # the question goes away; the answer comes in the channel
+        await interaction.response.edit_message(content=text.CONFIRMED, view=None)
+    await announce(interaction, outcome)
 
 
-async def run_undo(
-    interaction: discord.Interaction, *, version: int | None = None, component: bool = False
-) -> None:
+async def run_undo(interaction: discord.Interaction, *, version: int | None = None) -> None:
     outcome = await service_of(interaction).undo(
         interaction.channel_id or 0, interaction.user.id, version=version
     )
-    await announce(interaction, outcome, retire=component)
+    await announce(interaction, outcome)
+
+
+async def _retire_clicked(interaction: discord.Interaction) -> None:
+    """A stale click on a public message that still shows components: edit them away."""
+    msg = interaction.message
+    if msg is None or msg.flags.ephemeral or not msg.components:
+        return
+    stored = None
+    try:
+        game = await service_of(interaction).store.last_game(interaction.channel_id or 0)
+        stored = await service_of(interaction).store.game_message(game.id) if game else None
+    except Exception:  # noqa: BLE001 - best effort
+        log.debug("no living message to compare with", exc_info=True)
+    if stored and stored[0] == msg.id:
+        return  # the living message: the next update redraws it
+    await _edit(interaction.client, msg.channel.id, msg.id, view=None)
 
 
 async def button_click(
@@ -124,31 +229,43 @@ async def button_click(
         if verb == "map":
             await show_map(interaction, ephemeral=True)
         elif verb == "undo":
-            await run_undo(interaction, version=version, component=True)
+            await run_undo(interaction, version=version)
+        elif verb == "cancel":
+            await interaction.response.edit_message(content=text.CONFIRM_GONE, view=None)
+        elif verb in ("declineok", "endok"):
+            await run_action(interaction, {"do": verb[:-2]}, game_id=game_id, version=version,
+                             confirmed=True)
         elif verb in ("roll", "decline", "end"):
-            await run_action(interaction, {"do": verb}, game_id=game_id, version=version,
-                             component=True)
+            await run_action(interaction, {"do": verb}, game_id=game_id, version=version)
         else:
-            raise StaleVersion("This button is no longer in use. Use `/sw status`.")
+            raise StaleVersion(text.STALE_PANEL)
     except Exception as exc:  # noqa: BLE001 - everything ends in report_error
+        if isinstance(exc, StaleVersion):
+            exc = StaleVersion(text.STALE_PANEL)
         await report_error(interaction, exc)
+        if isinstance(exc, StaleVersion):
+            await _retire_clicked(interaction)
 
 
 async def select_click(
     interaction: discord.Interaction, game_id: int, version: int, action: dict[str, Any]
 ) -> None:
     try:
-        await run_action(interaction, action, game_id=game_id, version=version, component=True)
+        await run_action(interaction, action, game_id=game_id, version=version)
     except Exception as exc:  # noqa: BLE001
+        if isinstance(exc, StaleVersion):
+            exc = StaleVersion(text.STALE_PANEL)
         await report_error(interaction, exc)
+        if isinstance(exc, StaleVersion):
+            await _retire_clicked(interaction)
 
 
 async def show_map(interaction: discord.Interaction, *, ephemeral: bool = False) -> None:
     loaded = await service_of(interaction).last_view(interaction.channel_id or 0)
     await interaction.response.defer(ephemeral=ephemeral, thinking=True)
-    picture = await map_file(loaded.state)
-    obs_round = getattr(loaded.state, "round", "?")
-    caption = f"Game #{loaded.game.id} — round {obs_round}."
+    obs = engine.observe(loaded.state, None)
+    picture = await map_file(loaded.state, description=text.map_alt(obs))
+    caption = f"Game #{loaded.game.id} — round {obs.get('round', '?')}."
     if picture is None:
         caption += " (The map picture is not available right now.)"
     await interaction.followup.send(caption, file=picture or discord.utils.MISSING,
@@ -161,64 +278,41 @@ def _highlight(events: list[dict[str, Any]]) -> tuple[int, ...]:
     return tuple(dict.fromkeys(regions))
 
 
+def _compose(summary: str, live: list[str], prompt: str) -> str:
+    parts = [summary] if summary else []
+    body = text.clip_lines(live, LIVE_LIMIT, newest=True) if live else []
+    if prompt:
+        body.append(prompt)
+    if body:
+        parts.append("\n".join(body))
+    return text.clip("\n\n".join(parts) or "…")
+
+
 async def announce(
     interaction: discord.Interaction,
     outcome: Outcome,
     *,
     picture: bool = False,
-    retire: bool = False,
+    fresh: bool | None = None,
 ) -> None:
-    """Post the public summary (+ map after a turn), the next panel, then the private DMs."""
+    """Show what happened: edit the living message, or (a turn ended, the game started or a
+    moderator stepped in) post the next one and retire the old. Then the private DMs."""
     service = service_of(interaction)
-    lines = list(outcome.public)
-    needs_picture = picture or outcome.turn_ended or outcome.turn_started or outcome.finished
-    # pictures are drawn in a worker while the panel is worked out here
-    map_task = (asyncio.ensure_future(
-        map_file(outcome.state, outcome.highlight or _highlight(outcome.events)))
-        if needs_picture else None)
-    final_task = asyncio.ensure_future(final_file(outcome.state)) if outcome.finished else None
-    row_task = None
-    try:
-        view = None
-        panel = outcome.panel
-        ping: list[discord.Object] = []
-        if panel is None and not outcome.finished:
-            try:
-                panel = await service.panel(outcome.game.channel_id)
-            except ServiceError:
-                panel = None
-        if panel is not None and panel.actor is not None:
-            if outcome.turn_started and panel.actor_id and not panel.is_defender:
-                lines.append(f"<@{panel.actor_id}>, it is your turn.")
-            lines.append(panel_prompt(panel))
-            view = turn_view(panel)
-            if panel.actor_id and panel.actor_id != interaction.user.id:
-                ping.append(discord.Object(id=panel.actor_id))
-        if needs_picture and panel is not None and panel.picks:
-            row_task = asyncio.ensure_future(row_file(outcome.state))
-        tasks = [t for t in (map_task, row_task, final_task) if t is not None]
-        files: list[discord.File] = []
-        if tasks:
-            # most pictures are ready at once (drawn ahead, or quick): answer with them in
-            # one message; only a slow one makes the bot defer ("thinking…") first
-            _, pending = await asyncio.wait(tasks, timeout=DEFER_AFTER)
-            if pending and not interaction.response.is_done():
-                await interaction.response.defer(thinking=not retire)
-            files = [f for f in [await t for t in tasks] if f is not None]
-    finally:
-        for task in (map_task, row_task, final_task):
-            if task is not None and not task.done():
-                task.cancel()
-    if outcome.finished:
-        lines.extend(_final_lines(outcome))
-    content = _clip(lines) or "Done."
-    await send(interaction, content, files=files or None, view=view,
-               allowed_mentions=discord.AllowedMentions(users=ping, everyone=False, roles=False))
-    for notice in outcome.notices:  # e.g. the league result, after the final reveal
+    panel = outcome.panel
+    if panel is None and not outcome.finished:
         try:
-            await interaction.followup.send(notice, allowed_mentions=NO_MENTIONS)
-        except discord.HTTPException as exc:
-            log.warning("could not post a notice for game %s: %s", outcome.game.id, exc)
+            panel = await service.panel(outcome.game.channel_id)
+        except ServiceError:
+            panel = None
+    if fresh is None:
+        fresh = picture or outcome.turn_ended or outcome.finished
+    async with _post_locks[outcome.game.id]:
+        if fresh:
+            message_id = await _post_turn(interaction, outcome, panel)
+        else:
+            message_id = await _update_panel(interaction, outcome, panel)
+    if outcome.finished:
+        _shown.pop(outcome.game.id, None)
     if (panel is not None and panel.can_end and not panel.is_defender
             and (panel.stage == "redeploy" or not panel.targets)):
         # little else to do but end: draw the map (and row) that `end` would post. Guessing
@@ -229,19 +323,140 @@ async def announce(
         draw_ahead(service, outcome, "row")  # shown again when someone next must pick
     elif panel is not None and panel.can_end and not panel.is_defender:
         draw_ahead(service, outcome, "maybe")
-    if retire and interaction.message is not None:
-        try:
-            await interaction.message.edit(view=None)
-        except discord.HTTPException:
-            log.debug("could not retire panel %s", interaction.message.id)
     await deliver_private(interaction, outcome)
+    await notify_turn(interaction, outcome, panel, message_id)
 
 
-def _final_lines(outcome: Outcome) -> list[str]:
-    import engine
+async def _update_panel(interaction: discord.Interaction, outcome: Outcome,
+                        panel: Panel | None) -> int | None:
+    """Mid-turn: the living message is edited in place; a slash command's user is answered
+    privately. Without a living message on record, a new one is posted."""
+    service = service_of(interaction)
+    game = outcome.game
+    stored = await service.store.game_message(game.id)
+    if stored is None:
+        return await _post_turn(interaction, outcome, panel)
+    message_id, summary = stored
+    if _shown.get(game.id, -1) > outcome.stamp:  # a newer change got there first
+        await send(interaction, _clip([text.ACTION_DONE, *outcome.public]), ephemeral=True,
+                   allowed_mentions=NO_MENTIONS)
+        return message_id
+    _shown[game.id] = outcome.stamp
+    _, live = await service.turn_story(game.id)
+    live += outcome.headline  # e.g. "ann took back: ..." until the next action
+    content = _compose(summary, live, panel_prompt(panel) if panel else "")
+    view = turn_view(panel) if panel is not None else None
+    clicked = interaction.message
+    if clicked is not None and clicked.id == message_id and not interaction.response.is_done():
+        await interaction.response.edit_message(content=content, view=view,
+                                                allowed_mentions=NO_MENTIONS)
+        return message_id
+    await send(interaction, _clip([text.ACTION_DONE, *(outcome.headline or outcome.public)]),
+               ephemeral=True, allowed_mentions=NO_MENTIONS)
+    await _edit(interaction.client, game.channel_id, message_id, content=content,
+                view=view, allowed_mentions=NO_MENTIONS)
+    if clicked is not None and clicked.id != message_id and not clicked.flags.ephemeral:
+        await _edit(interaction.client, game.channel_id, clicked.id, view=None)
+    return message_id
 
-    obs = engine.observe(outcome.state, None, reveal_all=True)
-    return text.ranking_lines(obs.get("ranking"), obs.get("players", {}))
+
+async def _post_turn(interaction: discord.Interaction, outcome: Outcome,
+                     panel: Panel | None) -> int | None:
+    """Post the game's next living message (summary + map + the next panel), then retire the
+    previous one."""
+    service = service_of(interaction)
+    game = outcome.game
+    obs = engine.observe(outcome.state, None)
+    # pictures are drawn in a worker while the text is worked out here
+    map_task = asyncio.ensure_future(map_file(
+        outcome.state, outcome.highlight or _highlight(outcome.events),
+        description=text.map_alt(obs)))
+    final_task = (asyncio.ensure_future(final_file(
+        outcome.state, description=text.final_alt(
+            engine.observe(outcome.state, None, reveal_all=True))))
+        if outcome.finished else None)
+    row_task = (asyncio.ensure_future(row_file(outcome.state, description=text.row_alt(obs)))
+                if panel is not None and panel.picks else None)
+    try:
+        finished, live = ([], [])
+        if outcome.first_seq or outcome.finished:
+            finished, live = await service.turn_story(game.id, outcome.first_seq)
+        elif outcome.version:
+            _, live = await service.turn_story(game.id)
+        summary_lines = [*outcome.headline, *finished]
+        if outcome.finished:
+            truth = engine.observe(outcome.state, None, reveal_all=True)
+            summary_lines += text.ranking_lines(truth.get("ranking"), truth.get("players", {}))
+            live = []
+        summary = "\n".join(text.clip_lines(summary_lines, SUMMARY_LIMIT, newest=True))
+        prompt = panel_prompt(panel) if panel is not None and panel.actor else ""
+        view = turn_view(panel) if panel is not None and panel.actor else None
+        ping = [discord.Object(id=u) for u in
+                ((panel.actor_id, panel.next_id) if panel is not None else ()) if u]
+        tasks = [t for t in (map_task, row_task, final_task) if t is not None]
+        # most pictures are ready at once (drawn ahead, or quick): answer with them in one
+        # message; only a slow one makes the bot defer ("thinking…") first
+        _, pending = await asyncio.wait(tasks, timeout=DEFER_AFTER)
+        if pending and not interaction.response.is_done():
+            await interaction.response.defer(thinking=interaction.message is None)
+        files = [f for f in [await t for t in tasks] if f is not None]
+    finally:
+        for task in (map_task, row_task, final_task):
+            if task is not None and not task.done():
+                task.cancel()
+    content = _compose(summary, live, prompt)
+    previous = await service.store.game_message(game.id)
+    message_id = await send(
+        interaction, content, files=files or None, view=view,
+        allowed_mentions=discord.AllowedMentions(users=ping, everyone=False, roles=False))
+    _shown[game.id] = outcome.stamp
+    if message_id:
+        await service.store.set_game_message(game.id, message_id, summary)
+    if previous and previous[0] != message_id:
+        kept = previous[1] or text.LOBBY_STARTED.format(
+            game=game.id, players=", ".join(f"<@{s.user_id}>" for s in game.players
+                                            if s.user_id))
+        await _edit(interaction.client, game.channel_id, previous[0], content=kept, view=None,
+                    allowed_mentions=NO_MENTIONS)
+    clicked = interaction.message
+    if clicked is not None and not clicked.flags.ephemeral and clicked.id not in (
+            message_id, previous[0] if previous else None):
+        await _edit(interaction.client, game.channel_id, clicked.id, view=None)
+    for notice in outcome.notices:  # e.g. the league result, after the final reveal
+        try:
+            await interaction.followup.send(notice, allowed_mentions=NO_MENTIONS)
+        except discord.HTTPException as exc:
+            log.warning("could not post a notice for game %s: %s", game.id, exc)
+    return message_id
+
+
+async def notify_turn(interaction: discord.Interaction, outcome: Outcome, panel: Panel | None,
+                      message_id: int | None) -> None:
+    """A DM to the player who must act now, if they asked for it (`/sw notify`)."""
+    if panel is None or not panel.actor_id or panel.actor_id == interaction.user.id:
+        return
+    if not (outcome.turn_started or outcome.turn_ended or outcome.headline):
+        return  # the same player acts on
+    store = service_of(interaction).store
+    try:
+        if not await store.turn_dm(panel.actor_id):
+            return
+        client = interaction.client
+        user = client.get_user(panel.actor_id) or await client.fetch_user(panel.actor_id)
+        link = _jump(outcome.game.guild_id, outcome.game.channel_id, message_id)
+        await user.send(text.turn_dm_line(outcome.game.channel_id, outcome.game.id,
+                                          panel.round, panel.is_defender, link))
+    except discord.HTTPException as exc:
+        log.info("turn DM to %s failed: %s", panel.actor_id, exc)
+
+
+async def retire_game_message(client: discord.Client, service: GameService, game: GameRow,
+                              content: str) -> None:
+    """The game is over without a result (moderator end): its living message says so."""
+    stored = await service.store.game_message(game.id)
+    if stored is not None:
+        await _edit(client, game.channel_id, stored[0], content=content, view=None,
+                    allowed_mentions=NO_MENTIONS)
 
 
 async def deliver_private(interaction: discord.Interaction, outcome: Outcome) -> None:

@@ -201,8 +201,12 @@ async def _render(name: str, state: Any, *, ahead: bool = False,
         _waiting -= waited
 
 
-def _file(png: bytes | None, filename: str) -> discord.File | None:
-    return None if png is None else discord.File(io.BytesIO(png), filename=filename)
+def _file(png: bytes | None, filename: str, description: str | None = None
+          ) -> discord.File | None:
+    """An attachment; `description` is its alt text (read out by screen readers)."""
+    if png is None:
+        return None
+    return discord.File(io.BytesIO(png), filename=filename, description=description)
 
 
 class _Cache:
@@ -280,17 +284,20 @@ async def map_png(state: Any, highlight: tuple[int, ...] = (), *,
                            highlight=highlight)
 
 
-async def map_file(state: Any, highlight: tuple[int, ...] = ()) -> discord.File | None:
-    return _file(await map_png(state, tuple(highlight)), "map.png")
+async def map_file(state: Any, highlight: tuple[int, ...] = (), *,
+                   description: str | None = None) -> discord.File | None:
+    return _file(await map_png(state, tuple(highlight)), "map.png", description)
 
 
-async def row_file(state: Any, *, ahead: bool = False) -> discord.File | None:
+async def row_file(state: Any, *, ahead: bool = False,
+                   description: str | None = None) -> discord.File | None:
     """The combo row picture; the row changes only when someone picks, so it is cached."""
-    return _file(await _ROWS.get(_row_key(state), "row_png", state, ahead=ahead), "combos.png")
+    return _file(await _ROWS.get(_row_key(state), "row_png", state, ahead=ahead), "combos.png",
+                 description)
 
 
-async def final_file(state: Any) -> discord.File | None:
-    return _file(await _render("final_png", state), "final.png")
+async def final_file(state: Any, *, description: str | None = None) -> discord.File | None:
+    return _file(await _render("final_png", state), "final.png", description)
 
 
 # -- guesses --------------------------------------------------------------------------------

@@ -5,6 +5,7 @@ Token numbers come from data/ (engine.data), so they cannot drift from what the 
 
 from __future__ import annotations
 
+from bot.text import clip, echo
 from engine import data as engine_data
 
 RACES: dict[str, str] = {
@@ -72,6 +73,53 @@ POWERS: dict[str, str] = {
     "Wealthy": "+7 coins once, at the end of your first turn with this combo.",
 }
 
+# one short clause each, for the pick menu (an option description holds 100 characters)
+SHORT_RACES: dict[str, str] = {
+    "Amazons": "+4 tokens for attacking only",
+    "Dwarves": "+1 per Mine, even in decline",
+    "Elves": "lose no tokens when attacked",
+    "Ghouls": "keep conquering in decline",
+    "Giants": "-1 cost next to their Mountains",
+    "Halflings": "enter anywhere; 2 holes make regions immune",
+    "Humans": "+1 per Farmland",
+    "Orcs": "+1 per non-empty region conquered",
+    "Ratmen": "no power, many tokens",
+    "Skeletons": "+1 token per 2 non-empty conquests",
+    "Sorcerers": "convert lone enemy tokens",
+    "Tritons": "-1 cost by the water",
+    "Trolls": "troll lairs: +1 defence",
+    "Wizards": "+1 per Magic Source",
+}
+SHORT_POWERS: dict[str, str] = {
+    "Alchemist": "+2 coins a turn",
+    "Berserk": "roll the die before each conquest",
+    "Bivouacking": "5 encampments: +1 defence each",
+    "Commando": "every conquest -1 token",
+    "Diplomat": "make peace with one opponent",
+    "Dragon Master": "one Dragon conquest a turn",
+    "Flying": "conquer any land region",
+    "Forest": "+1 per Forest",
+    "Fortified": "a fortress a turn: +1 defence, +1 coin",
+    "Heroic": "two Heroes make regions immune",
+    "Hill": "+1 per Hill",
+    "Merchant": "+1 per region",
+    "Mounted": "Hills and Farmlands -1 token",
+    "Pillaging": "+1 per non-empty region conquered",
+    "Seafaring": "conquer seas and lakes",
+    "Spirit": "a second In Decline race",
+    "Stout": "decline after a normal turn",
+    "Swamp": "+1 per Swamp",
+    "Underworld": "caverns -1 and all adjacent",
+    "Wealthy": "+7 coins once",
+}
+
+
+def short(race: str, power: str) -> str:
+    """What a combo does, in under 100 characters: "Forest: +1 per Forest · Elves: ..."."""
+    return (f"{power}: {SHORT_POWERS.get(power, '?')} · {race}: {SHORT_RACES.get(race, '?')}"
+            )[:100]
+
+
 TOPICS: dict[str, str] = {
     "turn": "A turn: pick a combo if you have no Active race; otherwise expand (conquer, then "
             "redeploy and `/sw end`) or `/sw decline`. Scoring: 1 coin per region you hold "
@@ -116,23 +164,25 @@ def lookup(*, race: str | None = None, power: str | None = None, topic: str | No
     """The rule text for the given race, power and/or topic (an index when nothing given)."""
     parts: list[str] = []
     if race:
-        parts.append(_race(race) or f"There is no race called {race!r}. Races: "
+        parts.append(_race(race) or f"There is no race called {echo(race)}. Races: "
                      + ", ".join(RACES) + ".")
     if power:
-        parts.append(_power(power) or f"There is no special power called {power!r}. Powers: "
+        parts.append(_power(power) or f"There is no special power called {echo(power)}. "
+                     "Powers: "
                      + ", ".join(POWERS) + ".")
     if topic:
         key = topic.strip().casefold()
         parts.append(f"**{key}**: {TOPICS[key]}" if key in TOPICS else
-                     f"No topic {topic!r}. Topics: " + ", ".join(TOPICS) + ".")
+                     f"No topic {echo(topic)}. Topics: " + ", ".join(TOPICS) + ".")
     if not parts:
         parts = [TOPICS["turn"], "Ask about one thing: `/sw rules race:Orcs`, "
                  "`/sw rules power:Flying` or `/sw rules topic:` " + ", ".join(TOPICS) + "."]
-    return "\n\n".join(parts)
+    return clip("\n\n".join(parts))
 
 
 def check_complete() -> None:
     """Every race and power of the engine has a text (a test calls this)."""
-    missing = set(engine_data.RACES) ^ set(RACES) | set(engine_data.POWERS) ^ set(POWERS)
+    missing = (set(engine_data.RACES) ^ set(RACES) | set(engine_data.POWERS) ^ set(POWERS)
+               | set(RACES) ^ set(SHORT_RACES) | set(POWERS) ^ set(SHORT_POWERS))
     if missing:
         raise ValueError(f"rules_text out of step with engine.data: {sorted(missing)}")

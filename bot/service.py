@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import itertools
 import logging
 import random
 import re
@@ -27,6 +28,7 @@ log = logging.getLogger(__name__)
 MIN_PLAYERS = 2
 MAX_PLAYERS = 5
 MAX_SKIP_STEPS = 80
+STORY_ROWS = 120  # actions read back for the living message (a turn is far shorter)
 NAME_LIMIT = 24
 
 
@@ -86,6 +88,8 @@ STALE_MESSAGE = "This board is out of date: the game has moved on. Use `/sw stat
 
 # -- results --------------------------------------------------------------------------------
 
+_STAMPS = itertools.count(1)
+
 
 @dataclass(frozen=True, slots=True)
 class Loaded:
@@ -117,6 +121,9 @@ class Outcome:
     highlight: tuple[int, ...] = ()  # regions conquered in the turn that just ended
     panel: Panel | None = None  # what the actor can do next, read under the same lock
     notices: list[str] = field(default_factory=list)  # posted after the reveal (league result)
+    first_seq: int = 0  # the first action this outcome applied (0: none, e.g. a start or undo)
+    headline: list[str] = field(default_factory=list)  # not from events: start, undo, mod lines
+    stamp: int = field(default_factory=lambda: next(_STAMPS))  # order of the changes made
 
     @property
     def version(self) -> int:
@@ -183,6 +190,10 @@ class Panel:
     can_end: bool
     can_undo: bool
     is_defender: bool
+    hand: int = 0  # tokens the actor holds (End asks first when some are left)
+    round: int = 0
+    next_id: int | None = None  # while survivors are placed: who plays next (pinged too)
+    active: str = ""  # the actor's Active combo ("Forest Elves"), for the Decline question
 
 
 @dataclass(frozen=True, slots=True)
@@ -435,6 +446,7 @@ class GameService:
                 state=state,
                 events=[],
                 public=[text.started_line(board, [s.name for s in seats])],
+                headline=[text.started_line(board, [s.name for s in seats])],
                 private={},
                 turn_ended=False,
                 finished=False,
@@ -477,8 +489,7 @@ class GameService:
         try:
             return engine.parse_action(obj)
         except engine.InvalidAction as exc:
-            raise RuleBroken(f"{exc.message} Try `/sw status` to see what you can do.",
-                             exc.code) from None
+            raise RuleBroken(_worded(obj, exc.message), exc.code) from None
 
     def _apply(self, state: Any, action: Any) -> Any:
         try:
@@ -592,6 +603,7 @@ class GameService:
             events = _events_of(step)
             after, more = await self._autoplay_vacant(after)
             out = self._outcome(after, events + more, user_id)
+            out.first_seq = loaded.version + 1
             if out.turn_ended:
                 out.highlight = await self._turn_conquests(after.game.id)
             out.panel = await self._panel(after)
@@ -667,6 +679,7 @@ class GameService:
         self._cache[game.channel_id] = after
         out = self._outcome(after, [], by)
         out.public = [text.undo_line(who, [r.action for r in removed])]
+        out.headline = list(out.public)
         return out
 
     # -- moderation -----------------------------------------------------------------------
@@ -690,7 +703,9 @@ class GameService:
             after, events = await self._play_out(loaded, mod_id)
             after, more = await self._autoplay_vacant(after)
             out = self._outcome(after, events + more, mod_id)
+            out.first_seq = loaded.version + 1
             out.public.insert(0, text.skipped_line(who))
+            out.headline = [text.skipped_line(who)]
             return out
 
     async def _play_out(self, loaded: Loaded, actor_id: int | None) -> tuple[Loaded, list[dict]]:
@@ -710,15 +725,22 @@ class GameService:
         return loaded, events
 
     async def _autoplay_vacant(self, loaded: Loaded) -> tuple[Loaded, list[dict]]:
+        """Play the turns of removed players, and place survivors that can go only one way."""
         vacant = set(loaded.game.options.get("vacant", []))
         events: list[dict[str, Any]] = []
-        guard = 0
-        while vacant and not loaded.state.finished and loaded.state.actor in vacant:
-            loaded, more = await self._play_out(loaded, None)
-            events.extend(more)
-            guard += 1
-            if guard > 50:
+        for _ in range(50):
+            if loaded.state.finished:
                 break
+            if loaded.state.actor in vacant:
+                loaded, more = await self._play_out(loaded, None)
+            else:
+                action = _only_placement(loaded.state)
+                if action is None:
+                    break
+                step = engine.apply(loaded.state, action)
+                loaded = await self._commit(loaded, action, step, None)
+                more = _events_of(step)
+            events.extend(more)
         return loaded, events
 
     async def kick(
@@ -764,6 +786,8 @@ class GameService:
             after, events = await self._autoplay_vacant(loaded)
             out = self._outcome(after, events, mod_id)
             out.public.insert(0, line)
+            out.headline = [line]
+            out.first_seq = loaded.version + 1 if after.version > loaded.version else 0
             return out
 
     async def _set_options(self, game_id: int, options: dict[str, Any]) -> None:
@@ -801,7 +825,7 @@ class GameService:
         game = loaded.game
         if state.finished:
             return Panel(game.id, loaded.version, None, None, "finished", (), (), (), (), (),
-                         False, False, False, False, False)
+                         False, False, False, False, False, round=int(state.round))
         legal = [_dump(a) for a in engine.legal_actions(state)]
         obs = engine.observe(state, None)
         verbs = {a["do"] for a in legal}
@@ -833,7 +857,20 @@ class GameService:
             can_end="end" in verbs,
             can_undo=n_undo > 0,
             is_defender=current is not None and current != state.actor,
+            hand=int((obs.get("players", {}).get(state.actor) or {}).get("hand") or 0),
+            round=int(obs.get("round") or 0),
+            next_id=self._next_after(game, obs) if current != state.actor else None,
+            active=_active_name(obs, state.actor),
         )
+
+    def _next_after(self, game: GameRow, obs: dict[str, Any]) -> int | None:
+        """Who plays after the current player (survivors are placed in between)."""
+        names = list(obs.get("players") or {})
+        current = obs.get("current")
+        if current not in names or obs.get("round", 0) >= obs.get("rounds", 0) and \
+                names.index(current) == len(names) - 1:
+            return None
+        return self._user_of(game, names[(names.index(current) + 1) % len(names)])
 
     @staticmethod
     def _combos(obs: dict[str, Any], legal: list[dict[str, Any]]) -> list[ComboChoice]:
@@ -929,10 +966,19 @@ class GameService:
     async def status(self, channel_id: int) -> tuple[Loaded, list[str]]:
         """Public status lines: round, whose turn, what they can do."""
         async with self.lock(channel_id):
-            game = await self._open_game(channel_id)
+            game = await self.store.open_game(channel_id)
+            if game is None:  # the last game here, if it was played to the end
+                game = await self.store.last_game(channel_id, started=True)
+                if game is None or game.status is not GameStatus.FINISHED:
+                    raise NoGameHere("There is no game in this channel. Start one with "
+                                     "`/sw new`.")
             if game.status is GameStatus.LOBBY:
                 return Loaded(game, None), text.lobby_lines(game)
             loaded = await self._load(game)
+            if loaded.state.finished:
+                obs = engine.observe(loaded.state, None, reveal_all=True)
+                return loaded, [text.over_line(game.id, game.finished_at),
+                                *text.ranking_lines(obs.get("ranking"), obs.get("players", {}))]
             obs = engine.observe(loaded.state, None)
             legal = ([] if loaded.state.finished else
                      [_dump(a) for a in engine.legal_actions(loaded.state)])
@@ -952,12 +998,63 @@ class GameService:
             lines.append(text.log_line(row.seq, row.action, summary))
         return lines
 
+    async def turn_story(self, game_id: int, since: int = 0) -> tuple[list[str], list[str]]:
+        """Public lines for the channel's living message: (finished, live).
+
+        `finished` tells the turns that ended in actions `since`.. (empty when none did), up
+        to and including the last end of a turn; `live` is what happened after that."""
+        rows = await self.store.recent_actions(game_id, STORY_ROWS)
+        events: list[tuple[int, dict[str, Any]]] = []
+        for row in rows:
+            events += [(row.seq, e) for e in engine.public_events(row.events)]
+        ends = [i for i, (_, e) in enumerate(events) if e.get("type") in ("turn_ended",
+                                                                         "game_over")]
+        if not ends:
+            return [], text.describe_events(e for _, e in events)
+        last = ends[-1]
+        live = text.describe_events(e for _, e in events[last + 1:])
+        if since <= 0 or events[last][0] < since:
+            return [], live
+        # the finished part starts after the last end of a turn before `since`
+        start = max((i + 1 for i in ends if events[i][0] < since), default=0)
+        return text.describe_events(e for _, e in events[start:last + 1]), live
+
     async def final(self, channel_id: int) -> tuple[Loaded, dict[str, Any]]:
         """The channel's last started game with every coin total (for the end-of-game reveal)."""
         loaded = await self.last_view(channel_id)
         if not loaded.state.finished:
             raise NotAllowed("Coin totals stay secret until the game is over.")
         return loaded, engine.observe(loaded.state, None, reveal_all=True)
+
+
+_ACTION_ADAPTER: Any = None
+
+
+def _worded(obj: dict[str, Any], fallback: str) -> str:
+    """A malformed action in player words ("region must be 0 or more (you gave `-3`)"),
+    not the validator's."""
+    global _ACTION_ADAPTER
+    import pydantic
+
+    from engine.actions import Action
+
+    if _ACTION_ADAPTER is None:
+        _ACTION_ADAPTER = pydantic.TypeAdapter(Action)
+    try:
+        _ACTION_ADAPTER.validate_python(obj)
+    except pydantic.ValidationError as exc:
+        first = exc.errors()[0]
+        loc = [str(p) for p in first.get("loc", ()) if str(p) not in text.VERBS]
+        field_name = loc[-1] if loc else "action"
+        value = first.get("input")
+        ctx = dict(first.get("ctx") or {})
+        if field_name == "slot":  # players number the combos 1-6
+            field_name = "combo"
+            ctx = {k: v + 1 if isinstance(v, int) else v for k, v in ctx.items()}
+            value = value + 1 if isinstance(value, int) else value
+        said = text.invalid_field(field_name, str(first.get("type", "")), ctx, value)
+        return f"That does not work: {said}. Try `/sw status` to see what you can do."
+    return f"{fallback} Try `/sw status` to see what you can do."
 
 
 def _trial_cost(state: Any, action: dict[str, Any]) -> int | None:
@@ -999,6 +1096,25 @@ def _power_choices(legal: list[dict[str, Any]]) -> list[Choice]:
             case _:
                 pass
     return out
+
+
+def _active_name(obs: dict[str, Any], name: str | None) -> str:
+    act = ((obs.get("players") or {}).get(name) or {}).get("active") or {}
+    return f"{act.get('power', '')} {act.get('race', '')}".strip()
+
+
+def _only_placement(state: Any) -> Any | None:
+    """Survivors' placement with one possible outcome (all on the one region left, or
+    nothing but "done"), as the action that does it; None when the defender has a choice."""
+    if state.finished or str(getattr(state.stage, "value", state.stage)) != "survivors":
+        return None
+    legal = [_dump(a) for a in engine.legal_actions(state)]
+    if len(legal) == 1 and legal[0]["do"] == "end":
+        return engine.parse_action(legal[0])
+    deploys = [a for a in legal if a["do"] == "deploy"]
+    if deploys and len(deploys) == len(legal) and len({a["region"] for a in deploys}) == 1:
+        return engine.parse_action(max(deploys, key=lambda a: a["count"]))
+    return None
 
 
 _SKIP_ORDER = ("end", "deploy", "pick", "decline")

@@ -10,6 +10,8 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 PRIVATE_WORDS = ("coin", "income", "score")
+VERBS = ("pick", "abandon", "conquer", "reinforce", "roll", "decline", "deploy", "move",
+         "enchant", "dragon", "place", "ally", "end")
 
 
 def _plural(n: int, word: str) -> str:
@@ -59,7 +61,8 @@ def violation(message: str) -> str:
 
 def started_line(board: str, players: Sequence[str]) -> str:
     order = ", ".join(f"**{p}**" for p in players)
-    return (f"The game starts on board {board}. Turn order (drawn at random): {order}. "
+    return (f"The game starts on the board {board_label(board)}. "
+            f"Turn order (drawn at random): {order}. "
             f"**{players[0]}** plays first.")
 
 
@@ -160,9 +163,8 @@ def describe_event(ev: dict[str, Any]) -> str | None:
             forced = " (no token left for it)" if ev.get("forced") else ""
             return f"{p} abandons region {ev.get('region')}{forced}."
         case "deployed":
-            who = " survivors" if ev.get("survivors") else ""
-            return f"{p} puts {_plural(ev.get('count', 0), 'token')}{who} on region " \
-                   f"{ev.get('region')}."
+            what = "surviving token" if ev.get("survivors") else "token"
+            return f"{p} puts {_plural(ev.get('count', 0), what)} on region {ev.get('region')}."
         case "moved":
             return f"{p} moves {_plural(ev.get('count', 0), 'token')} from region " \
                    f"{ev.get('from')} to region {ev.get('to')}."
@@ -239,8 +241,10 @@ def describe_private(ev: dict[str, Any]) -> str:
     """A line for the owner of a private event (their coins)."""
     if ev.get("type") == "scored":
         income, coins = ev.get("income"), ev.get("coins")
-        return f"This turn you scored **{income}** coin{'s' if income != 1 else ''}; " \
-               f"you now have **{coins}**."
+        line = (f"This turn you scored **{income}** coin{'s' if income != 1 else ''}; "
+                f"you now have **{coins}**.")
+        parts = income_parts(ev.get("breakdown"))
+        return f"{line}\n{parts}" if parts else line
     fields = ", ".join(f"{k} {v}" for k, v in ev.items() if k not in ("type", "private"))
     return f"{str(ev.get('type', 'event')).replace('_', ' ').capitalize()}: {fields}."
 
@@ -249,7 +253,7 @@ def lobby_lines(game: Any) -> list[str]:
     limit = game.options.get("max_players")
     seats = ", ".join(f"<@{s.user_id}>" for s in game.players) or "nobody yet"
     size = f"{len(game.players)}/{limit}" if limit else f"{len(game.players)}"
-    board = game.board or "chosen by the number of players"
+    board = board_label(game.board) if game.board else "chosen by the number of players"
     lines = [
         f"**Small World lobby** — board: {board} — players ({size}): {seats}",
         "Join with the button or `/sw join`; the opener starts with `/sw start`.",
@@ -321,11 +325,16 @@ def ranking_lines(ranking: Sequence[dict[str, Any]] | None, players: dict[str, A
     """The end-of-game reveal: every coin total, the ranking and the tie-break."""
     lines = ["**Final scores**"]
     if ranking:
-        for r in ranking:
+        def total(r: dict[str, Any]) -> Any:
+            return r.get("total", r.get("coins", players.get(r.get("player"), {}).get("coins")))
+
+        totals = [total(r) for r in ranking]
+        for r, coins in zip(ranking, totals, strict=True):
             name = r.get("player", "?")
-            coins = r.get("total", r.get("coins", players.get(name, {}).get("coins")))
             tokens = r.get("tokens")
-            tb = f" · {_plural(tokens, 'token')} on the map (tie-break)" if tokens is not None else ""
+            tied = totals.count(coins) > 1
+            tb = (f" · {_plural(tokens, 'token')} on the map (tie-break)"
+                  if tied and tokens is not None else "")
             lines.append(f"{r.get('rank', '?')}. **{name}** — {_plural(coins or 0, 'coin')}{tb}")
     else:
         for name, p in sorted(players.items(), key=lambda kv: -(kv[1].get("coins") or 0)):
@@ -333,3 +342,211 @@ def ranking_lines(ranking: Sequence[dict[str, Any]] | None, players: dict[str, A
     lines.append("Ties on coins are broken by the most race tokens on the map "
                  "(Active and In Decline); a remaining tie is a shared victory.")
     return lines
+
+
+# -- UX additions: caps, labels, help, confirmations, alt text ------------------------------
+
+ECHO_LIMIT = 80  # characters of a player's own input quoted back to them
+MESSAGE_LIMIT = 2000  # Discord's limit for a message's content
+ALT_LIMIT = 1000  # picture descriptions (Discord allows 1024)
+
+
+def echo(value: object, limit: int = ECHO_LIMIT) -> str:
+    """A player's input quoted back, cut short and without markdown or mentions."""
+    text = " ".join(str(value).split())
+    text = text.replace("`", "'").replace("@", "@\u200b")
+    if len(text) > limit:
+        text = text[: limit - 1] + "…"
+    return f"`{text}`"
+
+
+def clip(text: str, limit: int = MESSAGE_LIMIT) -> str:
+    """Any message content cut to Discord's limit."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def clip_lines(lines: Sequence[str], limit: int, *, newest: bool = False) -> list[str]:
+    """As many whole lines as fit in `limit` characters: the first ones, or the last ones
+    (`newest`), with a line saying how many were left out."""
+    order = list(reversed(lines)) if newest else list(lines)
+    out: list[str] = []
+    size = 0
+    for line in order:
+        line = clip(line, limit - 30)
+        if size + len(line) + 1 > limit - 30:
+            break
+        out.append(line)
+        size += len(line) + 1
+    left = len(order) - len(out)
+    if left:
+        out.append(f"… ({left} earlier line{'s' if left != 1 else ''} left out)" if newest
+                   else f"… ({left} more line{'s' if left != 1 else ''})")
+    return list(reversed(out)) if newest else out
+
+
+def board_label(board_id: str | None) -> str:
+    """A board as players know it: "the 3-player board" rather than its id."""
+    if not board_id:
+        return "?"
+    try:
+        from engine import data as engine_data
+
+        n = engine_data.board(board_id).players
+    except Exception:  # noqa: BLE001 - an unknown id is shown as it is
+        return str(board_id)
+    return f"for {n} players"
+
+
+def board_choice(n_players: int) -> str:
+    return f"{n_players} players"
+
+
+def over_line(game_id: int, finished_at: str | None) -> str:
+    when = f" (finished {finished_at[:16].replace('T', ' ')} UTC)" if finished_at else ""
+    return f"Game #{game_id} is over{when}. Start a new one with `/sw new`."
+
+
+def income_parts(breakdown: Any) -> str:
+    """The private income breakdown of one turn: regions, race, power, In Decline races."""
+    if not isinstance(breakdown, dict):
+        return ""
+    names = (("regions", "regions held"), ("race", "race bonus"), ("power", "power bonus"),
+             ("decline", "In Decline races"))
+    parts = [f"{label} {breakdown[key]:+d}" if key != "regions" else f"{label} {breakdown[key]}"
+             for key, label in names if isinstance(breakdown.get(key), int)
+             and (breakdown[key] or key == "regions")]
+    return "Income: " + " · ".join(parts) + "." if parts else ""
+
+
+def turn_dm_line(channel_id: int, game_id: int, round_: int, defender: bool,
+                 link: str | None) -> str:
+    what = ("place your surviving tokens" if defender else "it is your turn")
+    where = f" — {link}" if link else ""
+    return f"Small World game #{game_id} in <#{channel_id}>, round {round_}: {what}{where}"
+
+
+def notify_line(on: bool) -> str:
+    return ("You will get a DM whenever it is your turn or you must place survivors. "
+            "Turn it off with `/sw notify on:False`." if on else
+            "No more turn DMs. Turn them on again with `/sw notify on:True`.")
+
+
+CONFIRM_DECLINE = ("Put your **{race}** into decline? This ends your turn: you score now, "
+                   "and you pick a new race next turn.")
+CONFIRM_END = ("You still hold {tokens} in hand. If you end now they are placed for you on "
+               "your thinnest regions. End the turn anyway?")
+CONFIRM_YES = {"decline": "Yes, decline", "end": "Yes, end turn"}
+CONFIRM_GONE = "Cancelled: nothing changed."
+CONFIRMED = "Done — see the channel."
+STALE_PANEL = ("This panel is out of date: the game has moved on. Use the game's newest "
+               "message (or `/sw status`).")
+LOBBY_JOINED = "You joined game #{game}. The lobby message shows everyone who is in."
+LOBBY_LEFT = "You left the lobby of game #{game}."
+LOBBY_CLOSED = "The lobby was closed: everybody left."
+LOBBY_STARTED = "**Small World game #{game}** — started with {players}."
+MOD_ENDED = "Game #{game} was ended by a moderator. Start a new one with `/sw new`."
+ACTION_DONE = "Done. The game's panel is updated:"
+MENU_MORE = "{shown} of {total} shown — type `/sw {command}` to reach the rest"
+
+HELP = """**How to play Small World here**
+1. `/sw new` opens a game; others press **Join** (or `/sw join`); the opener presses **Start**.
+2. On your turn the game's panel (the newest game message) pings you. Pick a race and power (`/sw pick`, 1–6 as numbered on the picture), then conquer regions (`/sw conquer`), move and deploy tokens, and press **End turn** (`/sw end`) to score.
+3. When your race is spent, **Decline** (`/sw decline`) instead of conquering: it ends your turn, and next turn you pick a fresh race.
+4. If a conquest leaves you survivors, you place them when that turn ends.
+Coins are secret: you get them by DM after each turn (`/sw score` any time); the richest player after the last round wins.
+
+**Commands** — `/sw status` (whose turn, what you can do), `/sw map`, `/sw board` (regions by holder), `/sw log`, `/sw undo`, `/sw rules` (races, powers, topics), `/sw notify` (DM me when it is my turn), `/sw power ...` (race and power actions).
+Moderators: `/sw mod skip|kick|end|undo`."""
+
+
+def map_alt(obs: dict[str, Any], *, what: str = "Map") -> str:
+    """Alt text of a map: round, whose turn, who holds how many regions. Never coins."""
+    regions = obs.get("regions") or {}
+    held: dict[str, int] = {}
+    tribes = 0
+    for r in regions.values():
+        if r.get("lost_tribe"):
+            tribes += 1
+        elif r.get("owner"):
+            held[r["owner"]] = held.get(r["owner"], 0) + 1
+    parts = [f"{what}, round {obs.get('round')} of {obs.get('rounds')}"]
+    if obs.get("finished"):
+        parts.append("the game is over")
+    elif obs.get("actor"):
+        parts.append(f"{obs.get('actor')} to play")
+    holders = ", ".join(f"{name} {_plural(n, 'region')}" for name, n in
+                        sorted(held.items(), key=lambda kv: (-kv[1], kv[0])))
+    if holders:
+        parts.append(f"held: {holders}")
+    if tribes:
+        parts.append(f"lost tribes {tribes}")
+    return clip(". ".join(parts) + ".", ALT_LIMIT)
+
+
+def row_alt(obs: dict[str, Any]) -> str:
+    """Alt text of the combo row: each slot numbered 1-6 as on the picture."""
+    items = []
+    for i, c in enumerate(obs.get("row") or []):
+        on = c.get("coins_on_combo") or 0
+        extra = f", {_plural(on, 'coin')} on it" if on else ""
+        items.append(f"{i + 1}. {c.get('power')} {c.get('race')} (costs {i}{extra})")
+    return clip("Combos on offer: " + "; ".join(items) + ".", ALT_LIMIT)
+
+
+def final_alt(obs: dict[str, Any]) -> str:
+    """Alt text of the final reveal (coins are public once the game is over)."""
+    items = [f"{r.get('rank')}. {r.get('player')} {_plural(r.get('total') or 0, 'coin')}"
+             for r in obs.get("ranking") or []]
+    return clip("Final scores: " + "; ".join(items) + ".", ALT_LIMIT)
+
+
+def board_lines(obs: dict[str, Any], terrains: Sequence[str]) -> list[str]:
+    """The map as text: every region by holder (the same public view as the picture)."""
+    regions = obs.get("regions") or {}
+    by: dict[str, list[str]] = {}
+    tribes, empty = [], []
+    for rid in range(len(terrains)):
+        r = regions.get(str(rid)) or {}
+        pieces = ", ".join(_piece(p) for p in r.get("pieces") or [])
+        tag = f"{rid} ({terrains[rid]}{', ' + pieces if pieces else ''})"
+        if r.get("lost_tribe"):
+            tribes.append(tag)
+        elif r.get("owner"):
+            state = " in decline" if r.get("decline") else ""
+            key = f"**{r['owner']}**'s {r.get('race')}{state}"
+            by.setdefault(key, []).append(f"{tag} ×{r.get('tokens', 0)}")
+        else:
+            empty.append(tag)
+    lines = [f"**Board, round {obs.get('round')}/{obs.get('rounds')}**"]
+    for key, items in by.items():
+        lines.append(f"{key} ({len(items)}): " + "; ".join(items))
+    if tribes:
+        lines.append(f"Lost tribes ({len(tribes)}): " + "; ".join(tribes))
+    if empty:
+        lines.append(f"Empty ({len(empty)}): " + "; ".join(empty))
+    return lines
+
+
+_FIELD_WORDS = {
+    "greater_than_equal": "must be {ge} or more",
+    "less_than_equal": "must be {le} or less",
+    "greater_than": "must be more than {gt}",
+    "less_than": "must be less than {lt}",
+    "int_type": "must be a whole number",
+    "int_parsing": "must be a whole number",
+    "string_type": "must be text",
+    "missing": "is missing",
+    "extra_forbidden": "is not expected here",
+    "literal_error": "is not one of the allowed values",
+}
+
+
+def invalid_field(field: str, kind: str, ctx: dict[str, Any] | None, value: Any) -> str:
+    """One malformed field in player words: "region must be 0 or more (you gave -3)"."""
+    words = _FIELD_WORDS.get(kind, "is not valid")
+    try:
+        words = words.format(**(ctx or {}))
+    except (KeyError, IndexError):
+        words = "is not valid"
+    gave = f" (you gave {echo(value, 20)})" if value is not None and kind != "missing" else ""
+    return f"{field.replace('_', ' ')} {words}{gave}"

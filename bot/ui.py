@@ -27,14 +27,21 @@ async def send(
     *,
     ephemeral: bool = False,
     **kwargs: Any,
-) -> discord.Message | None:
-    """Answer the interaction, or follow up if it was answered or deferred already."""
+) -> int | None:
+    """Answer the interaction, or follow up if it was answered or deferred already; return
+    the id of the message sent (None when Discord did not say). Content is cut to Discord's
+    2000 characters, so an oversized answer never turns into an error."""
+    from bot.text import clip
+
     kwargs = {k: v for k, v in kwargs.items() if v is not None}
+    if content is not None:
+        content = clip(content)
     if interaction.response.is_done():
-        return await interaction.followup.send(content or discord.utils.MISSING,
-                                               ephemeral=ephemeral, wait=True, **kwargs)
-    await interaction.response.send_message(content, ephemeral=ephemeral, **kwargs)
-    return None
+        msg = await interaction.followup.send(content or discord.utils.MISSING,
+                                              ephemeral=ephemeral, wait=True, **kwargs)
+        return msg.id
+    result = await interaction.response.send_message(content, ephemeral=ephemeral, **kwargs)
+    return getattr(result, "message_id", None)
 
 
 def _unwrap(error: BaseException) -> BaseException:

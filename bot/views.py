@@ -10,6 +10,7 @@ from typing import Any
 
 import discord
 
+from bot import rules_text, text
 from bot.service import Panel
 from bot.store import GameRow
 
@@ -77,10 +78,13 @@ class ActionButton(
 
     LOOK = {
         "roll": ("Roll (Berserk)", discord.ButtonStyle.primary),
-        "decline": ("Decline", discord.ButtonStyle.danger),
+        "decline": ("Decline…", discord.ButtonStyle.danger),
         "end": ("End turn", discord.ButtonStyle.success),
         "undo": ("Undo", discord.ButtonStyle.secondary),
         "map": ("Map", discord.ButtonStyle.secondary),
+        "declineok": (text.CONFIRM_YES["decline"], discord.ButtonStyle.danger),
+        "endok": (text.CONFIRM_YES["end"], discord.ButtonStyle.success),
+        "cancel": ("Cancel", discord.ButtonStyle.secondary),
     }
 
     def __init__(self, game_id: int, version: int, verb: str, *, label: str | None = None) -> None:
@@ -157,6 +161,10 @@ class ActionSelect(
         await flow.select_click(interaction, self.game_id, self.version, action)
 
 
+MORE_COMMAND = {"c": "conquer", "g": "conquer ghouls:True", "r": "reinforce", "d": "deploy",
+                "x": "power", "p": "pick"}
+
+
 def _select(panel: Panel, kind: str, placeholder: str, choices: list[tuple[str, dict, str | None]],
             row: int) -> ActionSelect | None:
     options = [
@@ -166,6 +174,11 @@ def _select(panel: Panel, kind: str, placeholder: str, choices: list[tuple[str, 
     ]
     if not options:
         return None
+    if len(choices) > MAX_OPTIONS:  # Discord shows 25 options at most: say where the rest are
+        placeholder = (f"{placeholder} ("
+                       + text.MENU_MORE.format(shown=MAX_OPTIONS, total=len(choices),
+                                               command=MORE_COMMAND.get(kind, "status"))
+                       + ")")[:150]
     return ActionSelect(panel.game_id, panel.version, kind, options=options,
                         placeholder=placeholder, row=row)
 
@@ -176,13 +189,17 @@ def turn_view(panel: Panel) -> discord.ui.View | None:
         return None
     menus: list[tuple[str, str, list[tuple[str, dict, str | None]]]] = []
     if panel.picks:
-        menus.append(("p", "Choose a race and power", [
-            (f"{c.slot + 1}. {c.power} {c.race}", {"do": "pick", "slot": c.slot},
-             c.label()) for c in panel.picks]))
+        menus.append(("p", "Choose a race and power (numbered as on the picture)", [
+            (f"{c.slot + 1}. {c.label()}", {"do": "pick", "slot": c.slot},
+             rules_text.short(c.race, c.power)) for c in panel.picks]))
     by_verb: dict[str, list[tuple[str, dict, str | None]]] = {}
     for t in panel.targets:
         kind = t.verb.split(" ")[0]
+        if kind == "conquer" and t.action.get("race") == "decline":
+            kind = "ghouls"  # a menu of their own: each region once per menu
         by_verb.setdefault(kind, []).append((t.label(), t.action, None))
+    if by_verb.get("ghouls"):
+        menus.append(("g", "Conquer with your In Decline Ghouls", by_verb["ghouls"]))
     if by_verb.get("conquer"):
         menus.append(("c", "Conquer a region", by_verb["conquer"]))
     if by_verb.get("reinforce"):
@@ -212,13 +229,24 @@ def panel_prompt(panel: Panel) -> str:
         return ""
     who = f"<@{panel.actor_id}>" if panel.actor_id else f"**{panel.actor}**"
     if panel.is_defender:
+        nxt = f" Then it is <@{panel.next_id}>'s turn." if panel.next_id else ""
         if panel.deploys:
             return (f"{who}: place your surviving tokens in your regions — pick a region below, "
-                    "or split them with `/sw deploy region count`.")
-        return f"{who}: re-place your encampments, then press **Done**."
+                    f"or split them with `/sw deploy region count`.{nxt}")
+        return f"{who}: re-place your encampments, then press **Done**.{nxt}"
+    head = f"{who}, it is your turn (round {panel.round})"
     if panel.picks:
-        return f"{who}: choose a race and special power."
-    return f"{who}: your move ({panel.stage})."
+        return f"{head}: choose a race and special power (numbers as on the combo picture)."
+    hand = f", {panel.hand} token{'s' if panel.hand != 1 else ''} in hand" if panel.hand else ""
+    return f"{head} ({panel.stage}{hand})."
+
+
+def confirm_view(game_id: int, version: int, verb: str) -> discord.ui.View:
+    """Yes / Cancel for an irreversible step; Yes carries the version it was asked at."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(ActionButton(game_id, version, f"{verb}ok"))
+    view.add_item(ActionButton(game_id, version, "cancel"))
+    return view
 
 
 DYNAMIC_ITEMS = (LobbyButton, ActionButton, ActionSelect)

@@ -9,11 +9,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import flow, rules_text
+import engine
+from bot import flow, rules_text, text
 from bot.service import GameService, NoGameHere, ServiceError
-from bot.store import GameRow, GameStatus
+from bot.store import GameRow
 from bot.ui import NO_MENTIONS, NotModerator, display_name, is_moderator, send
-from bot.views import DYNAMIC_ITEMS, lobby_view
+from bot.views import DYNAMIC_ITEMS
 from engine import data as engine_data
 
 log = logging.getLogger(__name__)
@@ -45,8 +46,12 @@ class Game(commands.Cog):
     sw = app_commands.Group(name="sw", description="Play Small World")
     power = app_commands.Group(name="power", description="Race and special power actions",
                                parent=sw)
-    mod = app_commands.Group(name="mod", description="Moderator tools for the game here",
-                             parent=sw)
+    # Discord lets only top-level commands carry default permissions: the moderator tools are
+    # their own command, hidden from members unless a server gives them access (and the bot
+    # still checks Manage Server / MOD_ROLE_ID on every use)
+    mod = app_commands.Group(name="sw-mod", description="Moderator tools for the game here",
+                             guild_only=True,
+                             default_permissions=discord.Permissions(manage_guild=True))
 
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
@@ -97,7 +102,9 @@ class Game(commands.Cog):
         board="Board to play on (default: the official board for the player count)",
         seed="Seed for a reproducible game (random if left out)",
     )
-    @app_commands.choices(board=[Choice(name=b, value=b) for b in engine_data.BOARD_IDS])
+    @app_commands.choices(board=[
+        Choice(name=text.board_choice(engine_data.board(b).players), value=b)
+        for b in engine_data.BOARD_IDS])
     async def new(
         self,
         interaction: discord.Interaction,
@@ -110,24 +117,18 @@ class Game(commands.Cog):
             guild_id=interaction.guild_id, channel_id=channel_id, user_id=interaction.user.id,
             name=display_name(interaction.user), players=players, board=board, seed=seed,
         )
-        await send(interaction, flow.lobby_content(game, "A new game of Small World!"),
-                   view=lobby_view(game), allowed_mentions=NO_MENTIONS)
+        await flow.post_lobby(interaction, game, "A new game of Small World!")
 
     @sw.command(name="join", description="Join the lobby in this channel")
     async def join(self, interaction: discord.Interaction) -> None:
         game = await self.service.join(_channel(interaction), interaction.user.id,
                                        display_name(interaction.user))
-        await send(interaction, flow.lobby_content(game, f"{interaction.user.mention} joined."),
-                   view=lobby_view(game), allowed_mentions=NO_MENTIONS)
+        await flow.lobby_changed(interaction, game, text.LOBBY_JOINED.format(game=game.id))
 
     @sw.command(name="leave", description="Leave the lobby in this channel")
     async def leave(self, interaction: discord.Interaction) -> None:
         game = await self.service.leave(_channel(interaction), interaction.user.id)
-        if game.status is GameStatus.LOBBY:
-            await send(interaction, flow.lobby_content(game, f"{interaction.user.mention} left."),
-                       view=lobby_view(game), allowed_mentions=NO_MENTIONS)
-        else:
-            await send(interaction, "The lobby is empty and has been closed.")
+        await flow.lobby_changed(interaction, game, text.LOBBY_LEFT.format(game=game.id))
 
     @sw.command(name="start", description="Start the game (the opener or a moderator)")
     async def start(self, interaction: discord.Interaction) -> None:
@@ -137,7 +138,7 @@ class Game(commands.Cog):
     # -- turn actions ---------------------------------------------------------------------
 
     @sw.command(name="pick", description="Pick a race and special power from the row")
-    @app_commands.describe(slot="Position in the row, 1 (free) to 6")
+    @app_commands.describe(slot="Combo number 1 (free) to 6, as on the combo picture")
     async def pick(self, interaction: discord.Interaction,
                    slot: app_commands.Range[int, 1, 6]) -> None:
         _channel(interaction)
@@ -202,6 +203,7 @@ class Game(commands.Cog):
         await flow.run_action(interaction, {"do": "roll"})
 
     @sw.command(name="abandon", description="Empty one of your regions (before any conquest)")
+    @app_commands.describe(region="One of your regions (the list shows which)")
     async def abandon(self, interaction: discord.Interaction, region: int) -> None:
         _channel(interaction)
         await flow.run_action(interaction, {"do": "abandon", "region": region})
@@ -263,6 +265,7 @@ class Game(commands.Cog):
     # -- powers ---------------------------------------------------------------------------
 
     @power.command(name="enchant", description="Sorcerers: convert a lone enemy token")
+    @app_commands.describe(region="A region with a lone enemy token next to your Sorcerers")
     async def enchant(self, interaction: discord.Interaction, region: int) -> None:
         _channel(interaction)
         await flow.run_action(interaction, {"do": "enchant", "region": region})
@@ -273,6 +276,7 @@ class Game(commands.Cog):
         return await self._regions(interaction, current, "enchant")
 
     @power.command(name="dragon", description="Dragon Master: conquer with one token and the Dragon")
+    @app_commands.describe(region="The region to take with the Dragon")
     async def dragon(self, interaction: discord.Interaction, region: int) -> None:
         _channel(interaction)
         await flow.run_action(interaction, {"do": "dragon", "region": region})
@@ -284,6 +288,7 @@ class Game(commands.Cog):
 
     @power.command(name="place", description="Place a fortress, encampment, hero or troll lair")
     @app_commands.choices(piece=[Choice(name=v, value=k) for k, v in PIECE_NAMES.items()])
+    @app_commands.describe(piece="What to place", region="One of your regions")
     async def place(self, interaction: discord.Interaction, piece: str, region: int) -> None:
         _channel(interaction)
         await flow.run_action(interaction, {"do": "place", "piece": piece, "region": region})
@@ -296,6 +301,7 @@ class Game(commands.Cog):
                                    **({"piece": piece} if piece else {}))
 
     @power.command(name="ally", description="Diplomat: choose an opponent at peace with you")
+    @app_commands.describe(target="The opponent whose Active race may not attack you")
     async def ally(self, interaction: discord.Interaction, target: str) -> None:
         _channel(interaction)
         await flow.run_action(interaction, {"do": "ally", "target": target})
@@ -317,11 +323,8 @@ class Game(commands.Cog):
     @sw.command(name="status", description="Whose turn it is and what they can do")
     @app_commands.describe(public="Post it for everyone (default: only you see it)")
     async def status(self, interaction: discord.Interaction, public: bool = False) -> None:
-        loaded, lines = await self.service.status(_channel(interaction))
-        view = None
-        if loaded.state is None:
-            view = lobby_view(loaded.game)
-        await send(interaction, flow._clip(lines), ephemeral=not public, view=view,
+        _, lines = await self.service.status(_channel(interaction))
+        await send(interaction, flow._clip(lines), ephemeral=not public,
                    allowed_mentions=NO_MENTIONS)
 
     @sw.command(name="log", description="The last actions of the game here")
@@ -329,8 +332,8 @@ class Game(commands.Cog):
     async def log_(self, interaction: discord.Interaction,
                    count: app_commands.Range[int, 1, 50] = 15, public: bool = False) -> None:
         lines = await self.service.history(_channel(interaction), count)
-        await send(interaction, flow._clip(lines) or "No actions yet.", ephemeral=not public,
-                   allowed_mentions=NO_MENTIONS)
+        await send(interaction, flow._clip(lines, newest=True) or "No actions yet.",
+                   ephemeral=not public, allowed_mentions=NO_MENTIONS)
 
     @sw.command(name="score", description="Your coins (only you see them)")
     async def score(self, interaction: discord.Interaction) -> None:
@@ -348,7 +351,8 @@ class Game(commands.Cog):
         await send(interaction, "\n".join(lines), ephemeral=True)
 
     @sw.command(name="rules", description="Rule text for a race, a special power or a topic")
-    @app_commands.describe(race="A race", power="A special power", topic="A rules topic")
+    @app_commands.describe(race="A race, e.g. Ratmen", power="A special power, e.g. Flying",
+                           topic="A rules topic, e.g. turn or decline")
     async def rules(self, interaction: discord.Interaction, race: str | None = None,
                     power: str | None = None, topic: str | None = None) -> None:
         await send(interaction, rules_text.lookup(race=race, power=power, topic=topic),
@@ -366,6 +370,25 @@ class Game(commands.Cog):
     async def _topics(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
         return _filter(current, [Choice(name=t, value=t) for t in rules_text.TOPICS])
 
+    @sw.command(name="help", description="How to play here: the turn and the commands")
+    async def help_(self, interaction: discord.Interaction) -> None:
+        await send(interaction, text.HELP, ephemeral=True)
+
+    @sw.command(name="board", description="Every region of the map as text, by holder")
+    @app_commands.describe(public="Post it for everyone (default: only you see it)")
+    async def board_(self, interaction: discord.Interaction, public: bool = False) -> None:
+        loaded = await self.service.last_view(_channel(interaction))
+        terrains = [r.terrain for r in loaded.state.board.regions]
+        lines = text.board_lines(engine.observe(loaded.state, None), terrains)
+        await send(interaction, flow._clip(lines), ephemeral=not public,
+                   allowed_mentions=NO_MENTIONS)
+
+    @sw.command(name="notify", description="Get a DM when it is your turn (on or off)")
+    @app_commands.describe(on="True: DM me when I must act; False: stop")
+    async def notify(self, interaction: discord.Interaction, on: bool) -> None:
+        await self.service.store.set_turn_dm(interaction.user.id, on)
+        await send(interaction, text.notify_line(on), ephemeral=True)
+
     # -- moderators -----------------------------------------------------------------------
 
     @mod.command(name="skip", description="Finish the current player's turn for them")
@@ -373,7 +396,7 @@ class Game(commands.Cog):
         channel_id = _channel(interaction)
         self._require_mod(interaction)
         outcome = await self.service.skip(channel_id, interaction.user.id)
-        await flow.announce(interaction, outcome)
+        await flow.announce(interaction, outcome, fresh=True)
 
     @mod.command(name="kick", description="Remove a player (optionally hand the seat to someone)")
     @app_commands.describe(member="The player to remove",
@@ -386,18 +409,18 @@ class Game(commands.Cog):
         result = await self.service.kick(channel_id, interaction.user.id, member.id,
                                          replacement=repl)
         if isinstance(result, GameRow):  # still a lobby
-            await send(interaction, flow.lobby_content(result, f"{member.mention} was removed."),
-                       view=lobby_view(result), allowed_mentions=NO_MENTIONS)
+            await flow.lobby_changed(interaction, result, f"{member.mention} was removed.")
         else:
-            await flow.announce(interaction, result)
+            await flow.announce(interaction, result, fresh=True)
 
     @mod.command(name="end", description="Stop the game or lobby in this channel")
     async def mod_end(self, interaction: discord.Interaction) -> None:
         channel_id = _channel(interaction)
         self._require_mod(interaction)
         game = await self.service.end(channel_id, interaction.user.id)
-        await send(interaction, f"Game #{game.id} was ended by a moderator. "
-                                "Start a new one with `/sw new`.")
+        await flow.retire_game_message(self.bot, self.service, game,
+                                       text.MOD_ENDED.format(game=game.id))
+        await send(interaction, text.MOD_ENDED.format(game=game.id))
 
     @mod.command(name="undo", description="Take back the last actions, whoever made them")
     @app_commands.describe(count="How many actions (default 1)")
@@ -406,7 +429,7 @@ class Game(commands.Cog):
         channel_id = _channel(interaction)
         self._require_mod(interaction)
         outcome = await self.service.mod_undo(channel_id, interaction.user.id, count)
-        await flow.announce(interaction, outcome)
+        await flow.announce(interaction, outcome, fresh=True)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -29,7 +29,6 @@ from bot.league import (
 )
 from bot.store import GameRow
 from bot.ui import NO_MENTIONS, display_name, is_moderator, send
-from bot.views import lobby_view
 
 log = logging.getLogger(__name__)
 
@@ -321,8 +320,7 @@ class LeagueCog(commands.Cog):
             is_mod=is_moderator(interaction, role), members=members, seats=seats,
             seed=self._rng.randrange(1, 2**31),
         )
-        await send(interaction, flow.lobby_content(game), view=lobby_view(game),
-                   allowed_mentions=NO_MENTIONS)
+        await flow.post_lobby(interaction, game)
 
     @league.command(name="standings", description="Season table: games, wins, avg rank, points "
                                                   "(12×(n−place)/(n−1)), Elo rating")

@@ -26,7 +26,8 @@ import engine
 from bot.service import GameService, Loaded
 from bot.store import Store
 
-BUTTON_LABELS = {"end": "End turn", "roll": "Roll (Berserk)", "decline": "Decline"}
+BUTTON_LABELS = {"end": "End turn", "roll": "Roll (Berserk)", "decline": "Decline…"}
+CONFIRM_LABELS = ("Yes, decline", "Yes, end turn")
 CONQUEST_VERBS = ("conquer", "dragon", "enchant")
 # a number followed by "coin(s)" — allowed in public only as the coins lying on a combo
 COIN_NUMBER = re.compile(r"\d+\**\s*coins?\b(?! on it)", re.IGNORECASE)
@@ -62,6 +63,18 @@ class StateReader:
         assert self.store is not None
         rows = await self.store.recent_actions(game_id, 1)
         return list(rows[-1].events) if rows else []
+
+    async def first_events(self, game_id: int, seq: int) -> list[dict[str, Any]]:
+        """Events of action `seq` and of the bot's own actions after it."""
+        assert self.store is not None
+        rows = await self.store.actions(game_id, after=seq - 1)
+        return [e for r in rows for e in r.events]
+
+    async def n_turns(self, game_id: int) -> int:
+        """Turns that ended so far (a turn_ended event each)."""
+        assert self.store is not None
+        rows = await self.store.actions(game_id)
+        return sum(e.get("type") == "turn_ended" for r in rows for e in r.events)
 
 
 @dataclass
@@ -131,6 +144,9 @@ class GameDriver:
         self._turn_target = 4
         self._turn_counts: dict[str, int] = defaultdict(int)
         self.latencies: dict[str, list[float]] = defaultdict(list)  # "action" | "end_turn"
+        self.confirmations: list[str] = []  # the questions asked before Decline / End
+        self.auto_steps = 0  # actions the bot played by itself (survivors with one way to go)
+        self.live_checks = 0  # times exactly one public message carried the game's components
 
     # -- setup --------------------------------------------------------------------------
 
@@ -166,6 +182,10 @@ class GameDriver:
         seat = loaded.game.seat_named(name)
         assert seat is not None, name
         return self.by_id[seat.user_id]
+
+    def live_messages(self) -> list[Message]:
+        """Public messages in the channel that still carry components."""
+        return [m for m in self.fake.messages_in(self.channel) if m.custom_ids()]
 
     def panel_message(self, loaded: Loaded) -> Message | None:
         """The newest public message carrying the panel for the current version."""
@@ -349,8 +369,14 @@ class GameDriver:
             record.verbs.append(action["do"])
             record.panel_only &= route == "panel"
         reply = await self.fake.wait_for_reply(inter, timeout=20)
-        if reply.ephemeral:
-            raise DriverError(f"{action} via {route} was refused: {reply.content!r}")
+        yes = next((reply.find_component(label) for label in CONFIRM_LABELS
+                    if reply.ephemeral and reply.find_component(label)), None)
+        if yes is not None:  # Decline / End with tokens in hand ask first: say yes
+            self.confirmations.append(reply.content)
+            inter = await self.fake.click(user, reply, yes["custom_id"])
+            await self.fake.wait_until(lambda i=inter: i.followups, timeout=20,
+                                       what="the public answer to a confirmation")
+            reply = inter.followups[0]
         sent = Sent(inter, reply, action, route)
         self.sent.append(sent)
         return sent
@@ -369,9 +395,26 @@ class GameDriver:
         self._turn_counts[verb] += 1
         sent = await self.send(before, action)
         after = await self.loaded()
-        if after.version != before.version + 1:
-            raise DriverError(f"{action}: version {before.version} -> {after.version}")
-        events = await self.reader.last_events(after.game.id)
+        if after.version == before.version:
+            raise DriverError(f"{action} was refused: {sent.reply.content!r}")
+        if after.version != before.version + 1:  # only the bot's own survivor placements
+            auto = await self.reader.store.actions(after.game.id, after=before.version + 1)
+            if any(r.actor_id is not None or r.action["do"] not in ("deploy", "end")
+                   for r in auto):
+                raise DriverError(f"{action}: version {before.version} -> {after.version}")
+            self.auto_steps += len(auto)
+        events = await self.reader.first_events(after.game.id, before.version + 1)
+        if not after.state.finished:  # the living message shows the new version at once
+            await self.fake.wait_until(lambda: self.panel_message(after) is not None,
+                                       timeout=10, what="the living panel of the new version")
+            # the message before it was retired (its components edited away) just after
+            try:
+                await self.fake.wait_until(lambda: len(self.live_messages()) == 1, timeout=10)
+            except TimeoutError:
+                live = self.live_messages()
+                raise DriverError(f"{len(live)} public messages carry components: {live}"
+                                  ) from None
+            self.live_checks += 1
         ended = any(e.get("type") in ("turn_ended", "game_over") for e in events)
         kind = "end_turn" if ended else "action"
         if sent.interaction.reply_latency is not None:

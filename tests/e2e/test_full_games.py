@@ -225,14 +225,29 @@ async def test_double_click_applies_once(fake_discord: FakeDiscord, tmp_path: Pa
         after = await driver.loaded()
         assert after.version == loaded.version + 1
 
-        # the same with the End turn button
+        # the same with the End turn button (and its question when tokens are in hand)
+        await fake.wait_until(lambda: driver.panel_message(after) is not None, timeout=10)
         msg = driver.panel_message(after)
         assert msg.find_component("End turn") is not None
-        a, b = await asyncio.gather(fake.click(actor, msg, label="End turn"),
-                                    fake.click(actor, msg, label="End turn"))
-        ra, rb = await asyncio.gather(fake.wait_for_reply(a, timeout=10),
-                                      fake.wait_for_reply(b, timeout=10))
+        hand = engine.observe(after.state, None)["players"][after.state.actor]["hand"]
+        if hand:
+            ask = await fake.click(actor, msg, label="End turn")
+            msg = await fake.wait_for_reply(ask)
+            assert msg.ephemeral and msg.find_component("Yes, end turn")
+        label = "Yes, end turn" if hand else "End turn"
+        a, b = await asyncio.gather(fake.click(actor, msg, label=label),
+                                    fake.click(actor, msg, label=label))
+
+        def answer(i):
+            return i.followups[0] if i.followups and i.reply and i.reply.ephemeral \
+                and not i.reply.custom_ids() and "see the channel" in i.reply.content \
+                else i.reply
+
+        await fake.wait_until(lambda: answer(a) is not None and answer(b) is not None
+                              and (answer(a).ephemeral != answer(b).ephemeral), timeout=10)
+        ra, rb = answer(a), answer(b)
         assert sorted([ra.ephemeral, rb.ephemeral]) == [False, True]
+        assert "out of date" in (ra if ra.ephemeral else rb).content
         final = await driver.loaded()
         assert final.version == after.version + 1
         ended = [m for m in fake.messages_in(fake.channel) if "it is your turn" in m.content

@@ -76,7 +76,7 @@ async def test_league_season_game_and_standings(fake_discord: FakeDiscord,
         assert "0 finished games, 1 in progress" in table.text
 
         # play it out quickly: ann conquers what she can (straight through the service), and
-        # every other step goes by the moderator's `/sw mod skip` through Discord, so the
+        # every other step goes by the moderator's `/sw-mod skip` through Discord, so the
         # action that ends the game is a real interaction and ann wins on coins
         service, channel_id = bot.service, int(ch["id"])
         ann_id = int(ann["id"])
@@ -86,7 +86,7 @@ async def test_league_season_game_and_standings(fake_discord: FakeDiscord,
             if move is not None:
                 await service.act(channel_id, ann_id, move)
                 continue
-            last = await say(mia, "sw mod skip")
+            last = await say(mia, "sw-mod skip")
             if (await service.last_view(channel_id)).state.finished:
                 break
         else:

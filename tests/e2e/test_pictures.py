@@ -94,8 +94,9 @@ async def test_reply_defers_only_when_pictures_are_slow(
             if loaded.state.finished or (kinds[False] and kinds[True]):
                 break
             verbs = {a.model_dump(mode="json")["do"] for a in engine.legal_actions(loaded.state)}
-            if "end" in verbs and loaded.state.actor == engine.observe(loaded.state,
-                                                                       None)["current"]:
+            obs = engine.observe(loaded.state, None)
+            if "end" in verbs and loaded.state.actor == obs["current"] \
+                    and not obs["players"][loaded.state.actor]["hand"]:  # (else End asks first)
                 slow["on"] = bool(kinds[False])  # first a fast end, then a slow one
                 pictures._MAPS.clear()  # no picture drawn ahead: the map is drawn now
                 sent = await driver.send(loaded, {"do": "end", "player": loaded.state.actor},

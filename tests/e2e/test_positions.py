@@ -70,8 +70,8 @@ async def test_move_and_encampment_replacement(fake_discord: FakeDiscord,
             state=engine.dump_state(state))
 
         # ann takes region 10: 2 + 1 token + 2 for the encampments = 5 tokens
-        took = await run(ann, "sw conquer", region=10)
-        assert not took.ephemeral and "10" in took.content
+        took = await run(ann, "sw conquer", region=10)  # answered privately, panel edited
+        assert took.ephemeral and "conquer region 10" in took.content
         obs = engine.observe((await service.last_view(channel_id)).state, None)
         assert (obs["regions"]["10"]["owner"], obs["regions"]["10"]["tokens"]) == ("ann", 5)
 
@@ -89,13 +89,18 @@ async def test_move_and_encampment_replacement(fake_discord: FakeDiscord,
         assert refused.ephemeral
         assert (await service.last_view(channel_id)).version == version
         moved = await run(ann, "sw move", **{"from": 10, "to": 6, "count": 2})
-        assert not moved.ephemeral
+        assert "moves 2 tokens from region 10 to region 6" in moved.content
+        assert (await service.last_view(channel_id)).version == version + 1
         obs = engine.observe((await service.last_view(channel_id)).state, None)
         assert (obs["regions"]["10"]["tokens"], obs["regions"]["6"]["tokens"]) == (3, 3)
 
         # ann ends; bob lost region 10 and its two encampments: his prompt asks him to
         # re-place them, with a menu of places and a Done button
-        ended = await run(ann, "sw end")
+        question = await run(ann, "sw end")  # ann still holds tokens: End asks first
+        assert question.ephemeral and "in hand" in question.content
+        yes = await fake.click(ann, question, label="Yes, end turn")
+        await fake.wait_until(lambda: yes.followups, timeout=10)
+        ended = yes.followups[0]
         assert "map.png" in ended.files
         assert f"<@{bob['id']}>: re-place your encampments, then press **Done**." in (
             ended.content)
@@ -119,6 +124,6 @@ async def test_move_and_encampment_replacement(fake_discord: FakeDiscord,
         # bob keeps the second one off the map: Done ends the placement, his turn begins
         done = await fake.wait_for_reply(await fake.click(bob, placed, label="Done"))
         assert _camps((await service.last_view(channel_id)).state) == {2: 1, 22: 2}
-        assert f"<@{bob['id']}>, it is your turn." in done.content
+        assert f"<@{bob['id']}>, it is your turn" in done.content
         final = (await service.last_view(channel_id)).state
         assert final.actor == "bob" and engine.observe(final, None)["current"] == "bob"

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from fakediscord import MANAGE_GUILD, FakeDiscord, Message
+from fakediscord import MANAGE_GUILD, CommandError, FakeDiscord, Message
 
 from bot.app import SmallWorldBot
 from bot.settings import Settings
@@ -57,22 +57,25 @@ async def test_first_turn_through_the_panel(fake_discord: FakeDiscord, tmp_path:
         inter = await fake.select(first, panel, pick["custom_id"], [pick["options"][0]["value"]])
         after_pick = await fake.wait_for_reply(inter)
         assert "picks the" in after_pick.content and not after_pick.ephemeral
+        # the panel was edited in place: the pick menu of the old version is gone
+        assert after_pick.id == panel.id and not any(c.endswith(":p") for c in panel.custom_ids())
+        assert pick["custom_id"] not in panel.custom_ids()
 
-        # the old panel is stale now
-        again = await fake.select(first, panel, pick["custom_id"], [pick["options"][1]["value"]])
-        bounced = await fake.wait_for_reply(again)
-        assert bounced.ephemeral and "out of date" in bounced.content
-
-        # conquer through /sw conquer with autocomplete (legal targets with their cost)
+        # conquer through /sw conquer with autocomplete (legal targets with their cost): the
+        # player hears privately, and the game's living message is edited
         choices = await fake.autocomplete(first, ch, "sw conquer", focused="region", value="")
         assert choices and all("token" in c["name"] for c in choices)
         inter = await fake.slash(first, ch, "sw conquer", options={"region": choices[0]["value"]})
         conquered = await fake.wait_for_reply(inter)
+        assert conquered.ephemeral
         assert f"conquer region {choices[0]['value']}" in conquered.content
+        await fake.drain(bot)
+        assert f"conquer region {choices[0]['value']}" in panel.content
+        assert len(fake.messages_in(ch)) == 2  # the lobby and the one living message
 
         # deploy the rest from the panel menu, then end the turn with the button
-        deploy = _menu(conquered, "d")
-        inter = await fake.select(first, conquered, deploy["custom_id"],
+        deploy = _menu(panel, "d")
+        inter = await fake.select(first, panel, deploy["custom_id"],
                                   [deploy["options"][0]["value"]])
         deployed = await fake.wait_for_reply(inter)
         inter = await fake.click(first, deployed, label="End turn")
@@ -115,14 +118,15 @@ async def test_closed_dms_fall_back_to_ephemeral_and_restart(
         pick = _menu(panel, "p")
         inter = await fake.select(first, panel, pick["custom_id"], [pick["options"][0]["value"]])
         after_pick = await fake.wait_for_reply(inter)
-        await fake.wait_until(lambda: not panel.custom_ids(), timeout=5,
-                              what="the old panel to lose its buttons")
+        assert after_pick.id == panel.id  # edited in place
     # restart: a new bot process on the same database; the old panel's buttons still work
     async with fake.running(make_bot(fake, db)) as bot:
         await bot.wait_until_ready()
         fake.close_dms(first)
         inter = await fake.click(first, after_pick, label="End turn")
-        await fake.wait_for_ack(inter)
+        question = await fake.wait_for_reply(inter)  # every token is still in hand: it asks
+        assert question.ephemeral and "in hand" in question.content
+        await fake.click(first, question, label="Yes, end turn")
         await fake.wait_until(
             lambda: any("you now have" in m.content for m in fake.ephemerals_for(first)),
             timeout=10, what="the ephemeral coin fallback")
@@ -142,12 +146,19 @@ async def test_moderator_skips_to_the_final_reveal(fake_discord: FakeDiscord,
     async with fake.running(make_bot(fake, tmp_path / "end.db")) as bot:
         await bot.wait_until_ready()
         await _lobby_started(fake, ann, bob)
-        # a player without Manage Server may not skip
-        inter = await fake.slash(ann, ch, "sw mod skip")
+        # the moderator tools are hidden from a player without Manage Server, and if a server
+        # shows them anyway (integration settings), the bot still refuses
+        try:
+            await fake.slash(ann, ch, "sw-mod skip")
+        except CommandError as exc:
+            assert "hidden" in str(exc)
+        else:
+            raise AssertionError("/sw-mod was shown to a member")
+        inter = await fake.slash(ann, ch, "sw-mod skip", force=True)
         refusal = await fake.wait_for_reply(inter)
         assert refusal.ephemeral and "moderators" in refusal.content.lower()
         for _ in range(60):
-            inter = await fake.slash(mod, ch, "sw mod skip")
+            inter = await fake.slash(mod, ch, "sw-mod skip")
             reply = await fake.wait_for_reply(inter, timeout=10)
             if "Final scores" in reply.content:
                 break
@@ -195,23 +206,22 @@ async def test_undo_button_and_stale_buttons(fake_discord: FakeDiscord, tmp_path
         # the pick autocomplete shows the row with costs; slot 1 is free
         choices = await fake.autocomplete(first, ch, "sw pick", focused="slot", value="")
         assert len(choices) == 6 and "free" in choices[0]["name"]
-        await fake.wait_for_reply(await fake.slash(first, ch, "sw pick", options={"slot": 1}))
-        # the start message's panel is out of date now
         pick = _menu(started, "p")
-        stale = await fake.select(first, started, pick["custom_id"], [pick["options"][1]["value"]])
-        bounced = await fake.wait_for_reply(stale)
-        assert bounced.ephemeral and "out of date" in bounced.content
+        await fake.wait_for_reply(await fake.slash(first, ch, "sw pick", options={"slot": 1}))
+        # the start message is the living panel: its pick menu was edited away
+        await fake.drain(bot)
+        assert pick["custom_id"] not in started.custom_ids()
         # someone else's conquer autocomplete is empty
         assert await fake.autocomplete(other, ch, "sw conquer", focused="region") == []
         targets = await fake.autocomplete(first, ch, "sw conquer", focused="region")
         inter = await fake.slash(first, ch, "sw conquer", options={"region": targets[0]["value"]})
-        conquered = await fake.wait_for_reply(inter)
-        assert conquered.find_component("Undo")
-        undo = await fake.click(first, conquered, label="Undo")
+        await fake.wait_for_reply(inter)
+        await fake.drain(bot)
+        assert started.find_component("Undo")
+        undo = await fake.click(first, started, label="Undo")
         undone = await fake.wait_for_reply(undo)
         assert "took back" in undone.content and not undone.ephemeral
-        await fake.wait_until(lambda: not conquered.custom_ids(), timeout=5,
-                              what="the used panel to be retired")
+        assert undone.id == started.id and not started.find_component("Undo")
         # a rule break is an ephemeral sentence that says what to do
         inter = await fake.slash(first, ch, "sw deploy", options={"region": 0, "count": 30})
         broken = await fake.wait_for_reply(inter)
@@ -236,7 +246,8 @@ async def _play_until_end_leaves_survivors(bot: SmallWorldBot, channel_id: int, 
         if end and state.actor == state.players[state.current]:
             trial = engine.apply(state, engine.parse_action(end))
             waiting = [e for e in trial.events if e["type"] == "must_place" and "tokens" in e]
-            if waiting:
+            pending = engine.observe(trial.state, None)["pending"]
+            if waiting and len(pending[0].get("regions", [])) >= 2:  # else placed by the bot
                 return (game.seat_named(state.actor).user_id,
                         game.seat_named(waiting[0]["player"]).user_id)
         obs = engine.observe(state, None)
@@ -262,6 +273,10 @@ async def test_defender_places_survivors_from_the_prompt(fake_discord: FakeDisco
         attacker, defender = by_id[str(attacker_id)], by_id[str(defender_id)]
         inter = await fake.slash(attacker, ch, "sw end")
         prompt = await fake.wait_for_reply(inter, timeout=10)
+        if prompt.ephemeral:  # tokens still in hand: End asks first
+            yes = await fake.click(attacker, prompt, label="Yes, end turn")
+            await fake.wait_until(lambda: yes.followups, timeout=10)
+            prompt = yes.followups[0]
         assert f"<@{defender['id']}>: place your surviving tokens" in prompt.content
         assert not prompt.find_component("Done")  # placing the last survivor ends it
         assert "map.png" in prompt.files
@@ -276,7 +291,7 @@ async def test_defender_places_survivors_from_the_prompt(fake_discord: FakeDisco
             inter = await fake.select(defender, message, menu["custom_id"],
                                       [menu["options"][0]["value"]])
             message = await fake.wait_for_reply(inter, timeout=10)
-            assert "survivors on region" in message.content
+            assert "surviving token" in message.content
             if "it is your turn" in message.content:
                 break
         else:
