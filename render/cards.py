@@ -34,14 +34,15 @@ def _tokens(name: str, table: dict) -> int:
 
 
 def draw_row(observation: dict) -> Image.Image:
-    """Six visible combos: slot, power badge + race banner, tokens, cost, coins on it.
+    """Six visible combos: number 1-6 (as /sw pick and the menus count them; the engine's
+    slot is one less), power badge + race banner, tokens, cost, coins on it.
 
     Sized to stay legible when Discord shows it about 550 px wide (no text under 26 px)."""
     row = observation.get("row") or []
     head = 60
     im = Image.new("RGB", (WIDTH, head + ROW_H * max(1, len(row)) + PAD), theme.PARCHMENT)
     draw = ImageDraw.Draw(im)
-    draw.text((PAD, head // 2), "Combos on offer (pick by slot)", font=theme.font(32, "serif"),
+    draw.text((PAD, head // 2), "Combos on offer (pick by number)", font=theme.font(32, "serif"),
               fill=theme.INK, anchor="lm")
     races, powers = data.races(), data.powers()
     big, mid, small = theme.font(32, "bold"), theme.font(28, "bold"), theme.font(26, "narrow")
@@ -51,7 +52,7 @@ def draw_row(observation: dict) -> Image.Image:
         draw.rounded_rectangle((PAD, y0 + 6, WIDTH - PAD, y0 + ROW_H - 6), radius=14,
                                fill=(248, 238, 212), outline=theme.INK, width=2)
         draw.ellipse((PAD + 10, cy - 26, PAD + 62, cy + 26), fill=theme.INK)
-        draw.text((PAD + 36, cy), str(slot), font=big, fill=(255, 255, 255), anchor="mm")
+        draw.text((PAD + 36, cy), str(slot + 1), font=big, fill=(255, 255, 255), anchor="mm")
         power, race = combo.get("power", "?"), combo.get("race", "?")
         # the power badge (left) and the race banner (right), joined like the cardboard pieces
         pc = _hue_colour(power, data.POWERS, 0.35, 0.85)

@@ -123,3 +123,6 @@ def test_row_names_each_combo_its_tokens_cost_and_coins(busy_state, monkeypatch)
         assert f"{n} tokens" in seen
         if combo["coins_on_combo"]:
             assert str(combo["coins_on_combo"]) in seen
+    # the combos are numbered 1-6, as /sw pick and the pick menu number them
+    numbers = [t for t in seen if t.isdigit() and t in {"1", "2", "3", "4", "5", "6"}]
+    assert {"1", "2", "3", "4", "5", "6"} <= set(numbers) and "0" not in seen
