@@ -401,7 +401,7 @@ class GameService:
             game = await self._open_game(channel_id)
             if game.status is not GameStatus.LOBBY:
                 raise LobbyError("The game has started; a moderator can remove you with "
-                                 "`/sw mod kick`.")
+                                 "`/sw-mod kick`.")
             if not game.seat_of(user_id):
                 raise NotSeated("You are not in this lobby.")
             seats = [s for s in game.players if s.user_id != user_id]

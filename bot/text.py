@@ -369,11 +369,12 @@ def clip_lines(lines: Sequence[str], limit: int, *, newest: bool = False) -> lis
     """As many whole lines as fit in `limit` characters: the first ones, or the last ones
     (`newest`), with a line saying how many were left out."""
     order = list(reversed(lines)) if newest else list(lines)
+    room = limit - 40  # for the line that says how many were left out
     out: list[str] = []
     size = 0
     for line in order:
-        line = clip(line, limit - 30)
-        if size + len(line) + 1 > limit - 30:
+        line = clip(line, room)
+        if size + len(line) + 1 > room:
             break
         out.append(line)
         size += len(line) + 1
@@ -456,7 +457,7 @@ HELP = """**How to play Small World here**
 Coins are secret: you get them by DM after each turn (`/sw score` any time); the richest player after the last round wins.
 
 **Commands** — `/sw status` (whose turn, what you can do), `/sw map`, `/sw board` (regions by holder), `/sw log`, `/sw undo`, `/sw rules` (races, powers, topics), `/sw notify` (DM me when it is my turn), `/sw power ...` (race and power actions).
-Moderators: `/sw mod skip|kick|end|undo`."""
+Moderators: `/sw-mod skip|kick|end|undo`."""
 
 
 def map_alt(obs: dict[str, Any], *, what: str = "Map") -> str:

@@ -1,6 +1,6 @@
 """The /league command group: leagues, seasons, registration, league games, standings.
 
-Moderators (Manage Server or MOD_ROLE_ID, as for /sw mod) create leagues and start or end
+Moderators (Manage Server or MOD_ROLE_ID, as for /sw-mod) create leagues and start or end
 seasons; members register for the open season and play league games opened with
 `/league game`. Finished games feed the standings (see bot.league for the formulas).
 """
