@@ -347,17 +347,50 @@ async def _update_panel(interaction: discord.Interaction, outcome: Outcome,
     content = _compose(summary, live, panel_prompt(panel) if panel else "")
     view = turn_view(panel) if panel is not None else None
     clicked = interaction.message
-    if clicked is not None and clicked.id == message_id and not interaction.response.is_done():
+    on_living = clicked is not None and clicked.id == message_id
+    extra: dict[str, Any] = {}
+    if outcome.turn_started:
+        # survivors were placed and the next turn began: the pictures show the new position
+        # (and the combo row, if the next player must pick)
+        if not on_living:
+            await send(interaction, _clip([text.ACTION_DONE, *outcome.public]),
+                       ephemeral=True, allowed_mentions=NO_MENTIONS)
+        files = await _pictures(interaction, outcome, panel)
+        if files:
+            extra["attachments"] = files
+    if on_living and not interaction.response.is_done():
         await interaction.response.edit_message(content=content, view=view,
-                                                allowed_mentions=NO_MENTIONS)
+                                                allowed_mentions=NO_MENTIONS, **extra)
         return message_id
-    await send(interaction, _clip([text.ACTION_DONE, *(outcome.headline or outcome.public)]),
-               ephemeral=True, allowed_mentions=NO_MENTIONS)
+    if not interaction.response.is_done():
+        await send(interaction, _clip([text.ACTION_DONE, *(outcome.headline or outcome.public)]),
+                   ephemeral=True, allowed_mentions=NO_MENTIONS)
     await _edit(interaction.client, game.channel_id, message_id, content=content,
-                view=view, allowed_mentions=NO_MENTIONS)
+                view=view, allowed_mentions=NO_MENTIONS, **extra)
     if clicked is not None and clicked.id != message_id and not clicked.flags.ephemeral:
         await _edit(interaction.client, game.channel_id, clicked.id, view=None)
     return message_id
+
+
+async def _pictures(interaction: discord.Interaction, outcome: Outcome,
+                    panel: Panel | None) -> list[discord.File]:
+    """The map (and the combo row when the next player must pick), with their alt text;
+    an interaction not yet answered is deferred if they take long."""
+    obs = engine.observe(outcome.state, None)
+    tasks = [asyncio.ensure_future(map_file(outcome.state, outcome.highlight,
+                                            description=text.map_alt(obs)))]
+    if panel is not None and panel.picks:
+        tasks.append(asyncio.ensure_future(row_file(outcome.state,
+                                                    description=text.row_alt(obs))))
+    try:
+        _, pending = await asyncio.wait(tasks, timeout=DEFER_AFTER)
+        if pending and not interaction.response.is_done():
+            await interaction.response.defer(thinking=interaction.message is None)
+        return [f for f in [await t for t in tasks] if f is not None]
+    finally:
+        for task in tasks:
+            if not task.done():
+                task.cancel()
 
 
 async def _post_turn(interaction: discord.Interaction, outcome: Outcome,

@@ -286,6 +286,7 @@ async def test_defender_places_survivors_from_the_prompt(fake_discord: FakeDisco
         nope = await fake.select(attacker, prompt, menu["custom_id"], [menu["options"][0]["value"]])
         assert "not your turn" in (await fake.wait_for_reply(nope)).content
         message = prompt
+        before_map = prompt.files["map.png"]
         for _ in range(10):
             menu = _menu(message, "d")
             inter = await fake.select(defender, message, menu["custom_id"],
@@ -296,4 +297,10 @@ async def test_defender_places_survivors_from_the_prompt(fake_discord: FakeDisco
                 break
         else:
             raise AssertionError("the survivors were never all placed")
+        # the same living message now shows the map with the survivors placed, described
+        await fake.drain(bot)
+        assert message.id == prompt.id and message.files["map.png"] != before_map
+        assert all(a.description for a in message.attachments)
+        next_picks = any(c.endswith(":p") for c in message.custom_ids())
+        assert ("combos.png" in message.files) == next_picks
     assert not fake.client_errors
