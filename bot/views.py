@@ -234,11 +234,12 @@ def panel_prompt(panel: Panel) -> str:
             return (f"{who}: place your surviving tokens in your regions — pick a region below, "
                     f"or split them with `/sw deploy region count`.{nxt}")
         return f"{who}: re-place your encampments, then press **Done**.{nxt}"
-    head = f"{who}, it is your turn (round {panel.round})"
+    head = f"{who}, it is your turn"
     if panel.picks:
-        return f"{head}: choose a race and special power (numbers as on the combo picture)."
-    hand = f", {panel.hand} token{'s' if panel.hand != 1 else ''} in hand" if panel.hand else ""
-    return f"{head} ({panel.stage}{hand})."
+        return (f"{head} (round {panel.round}): choose a race and special power "
+                "(numbers as on the combo picture).")
+    hand = f" · {panel.hand} token{'s' if panel.hand != 1 else ''} in hand" if panel.hand else ""
+    return f"{head} (round {panel.round} · {panel.stage}{hand})."
 
 
 def confirm_view(game_id: int, version: int, verb: str) -> discord.ui.View:

@@ -86,8 +86,14 @@ async def test_a_three_player_game_is_quiet(fake_discord: FakeDiscord, tmp_path:
         truth = engine.observe(last.state, None, reveal_all=True)
         for r in truth["ranking"]:
             assert f"**{r['player']}** — {r['total']} coin" in reveal.content
-        # one turn as the channel sees it (printed for the report: pytest -s)
-        print("\nTRANSCRIPT (one turn)\n" + transcript(public[turn_start:turn_start + 2]))
+        # one turn as the channel sees it (printed for the report: pytest -s): the message
+        # posted when it began, each edit while it was played, then the next turn's message
+        living = public[turn_start]
+        revisions = "\n".join(f"~~ revision {i}:\n{rev['content']}\n[components: "
+                              f"{len(rev['components'])} rows; files: {rev['attachments']}]"
+                              for i, rev in enumerate(living.history))
+        print("\nTRANSCRIPT (one turn)\n" + revisions + "\n"
+              + transcript(public[turn_start:turn_start + 2]))
         print(f"QUIET: {len(public)} public messages for {n_turns} turns; "
               f"{driver.auto_steps} survivor placements done by the bot; "
               f"{len(driver.confirmations)} confirmations")
