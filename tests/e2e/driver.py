@@ -480,13 +480,15 @@ class GameDriver:
     # -- secrets --------------------------------------------------------------------------
 
     def public_leaks(self, before: float | None = None) -> list[str]:
-        """Coin totals or income in anything public (text, embeds, components, filenames)
+        """Coin totals or income in anything public (text, embeds, components, file names
+        and descriptions)
         posted before `before` (perf_counter); [] when clean."""
         leaks = []
         for msg in self.fake.messages_in(self.channel):
             if before is not None and msg.created_at >= before:
                 continue
-            texts = [msg.text, *(a.filename for a in msg.attachments)]
+            texts = [msg.text, *(a.filename for a in msg.attachments),
+                     *(a.description or "" for a in msg.attachments)]  # alt text too
             for revision in msg.history:
                 texts.append(str(revision.get("content", "")))
             for comp in _walk(msg.components):
