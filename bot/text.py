@@ -6,6 +6,7 @@ and never mention a coin total or a turn's income.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -52,8 +53,14 @@ def holder(region: dict[str, Any] | None) -> str:
     return f"{owner}'s {race}{state} ×{region.get('tokens', 0)}"
 
 
+VIOLATION_LIMIT = 300  # an engine sentence is only longer when it quotes a player's input
+
+
 def violation(message: str) -> str:
-    message = message.strip()
+    # a long quoted input is cut to its first characters, the sentence around it stays
+    message = re.sub(r"""(['"])([^'"]{""" + str(ECHO_LIMIT) + r""",})\1""",
+                     lambda m: echo(m.group(2)), message.strip())
+    message = clip(message, VIOLATION_LIMIT)
     if not message.endswith((".", "!", "?")):
         message += "."
     return f"{message} Use `/sw status` to see what you can do now."

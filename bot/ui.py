@@ -63,7 +63,9 @@ def refusal_text(error: BaseException) -> str | None:
     if isinstance(error, app_commands.NoPrivateMessage):
         return "That command works only in a server channel."
     if isinstance(error, app_commands.TransformerError):
-        return f"{error.value!r} is not a valid value there; pick one from the list."
+        from bot.text import echo
+
+        return f"{echo(error.value)} is not a valid value there; pick one from the list."
     if isinstance(error, app_commands.CommandOnCooldown):
         return f"Slow down: try again in {error.retry_after:.0f} s."
     if isinstance(error, app_commands.CheckFailure):

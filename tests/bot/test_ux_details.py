@@ -159,6 +159,12 @@ async def test_malformed_input_is_worded_for_players(service: GameService) -> No
     with pytest.raises(RuleBroken) as err:
         await service.act(CH, out.actor_id, {"do": "conquer", "region": -3})
     assert "region must be 0 or more (you gave `-3`)" in err.value.message
+    with pytest.raises(RuleBroken) as err:  # a refusal never grows with the input
+        await service.act(CH, out.actor_id, {"do": "ally", "target": "z" * 5000})
+    assert len(err.value.message) < 400 and "/sw status" in err.value.message
+    # an engine sentence that quotes a long input keeps its point, with the quote cut
+    said = text.violation(f"{'z' * 5000!r} is not one of your opponents.")
+    assert "is not one of your opponents" in said and len(said) < 200
 
 
 async def test_status_after_the_game_tells_the_result(service: GameService) -> None:
