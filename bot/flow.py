@@ -48,11 +48,16 @@ def _clip(lines: list[str], *, newest: bool = False) -> str:
     return "\n".join(text.clip_lines(lines, CONTENT_LIMIT, newest=newest))
 
 
-async def _edit(client: discord.Client, channel_id: int, message_id: int, **kwargs: Any) -> bool:
-    """Edit a message of the bot's by id (no fetch); False when Discord refused."""
+async def _edit(client: discord.Client, channel_id: int, message_id: int,
+                **kwargs: Any) -> bool | None:
+    """Edit a message of the bot's by id (no fetch); False when Discord refused, None when
+    the message is gone."""
     try:
         partial = client.get_partial_messageable(channel_id).get_partial_message(message_id)
         await partial.edit(**kwargs)
+    except discord.NotFound:
+        log.info("message %s in %s is gone", message_id, channel_id)
+        return None
     except discord.HTTPException as exc:
         log.info("could not edit message %s in %s: %s", message_id, channel_id, exc)
         return False
@@ -365,8 +370,10 @@ async def _update_panel(interaction: discord.Interaction, outcome: Outcome,
     if not interaction.response.is_done():
         await send(interaction, _clip([text.ACTION_DONE, *(outcome.headline or outcome.public)]),
                    ephemeral=True, allowed_mentions=NO_MENTIONS)
-    await _edit(interaction.client, game.channel_id, message_id, content=content,
-                view=view, allowed_mentions=NO_MENTIONS, **extra)
+    if await _edit(interaction.client, game.channel_id, message_id, content=content,
+                   view=view, allowed_mentions=NO_MENTIONS, **extra) is None:
+        # the living message is gone (deleted by someone): the game gets a new one
+        return await _post_turn(interaction, outcome, panel)
     if clicked is not None and clicked.id != message_id and not clicked.flags.ephemeral:
         await _edit(interaction.client, game.channel_id, clicked.id, view=None)
     return message_id

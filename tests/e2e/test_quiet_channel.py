@@ -283,3 +283,36 @@ async def test_odd_input_gets_short_clear_answers(fake_discord: FakeDiscord,
         assert "is over" in reply.content and "Final scores" in reply.content
     assert not fake.client_errors
     await asyncio.sleep(0)
+
+
+async def test_a_deleted_living_message_is_replaced(fake_discord: FakeDiscord,
+                                                   tmp_path: Path) -> None:
+    """Someone deletes the game's message: the next action posts a new living one."""
+    fake = fake_discord
+    db = tmp_path / "deleted.db"
+    users = users_for(fake, 2)
+    async with fake.running(make_bot(fake, db)) as bot, StateReader(db) as reader:
+        await bot.wait_until_ready()
+        driver = GameDriver(fake, fake.channel, users, reader, seed=4, mode="slash")
+        await driver.open_game()
+        await driver.play(until=lambda loaded: loaded.state.round >= 2)
+        for _ in range(100):
+            loaded = await driver.loaded()
+            conquests = [a.model_dump(mode="json") for a in engine.legal_actions(loaded.state)
+                         if a.model_dump()["do"] == "conquer"]
+            if conquests:
+                break
+            await driver.step()
+        else:
+            raise AssertionError("no conquest came up")
+        living = driver.panel_message(loaded)
+        assert living is not None
+        living.deleted = True  # a moderator removed it in the Discord client
+        # a mid-turn slash command: the bot tries to edit the message, then posts a new one
+        await driver.send(loaded, conquests[0], route="slash")
+        await fake.drain(bot)
+        after = await driver.loaded()
+        fresh = driver.panel_message(after)
+        assert fresh is not None and fresh.id != living.id and not fresh.ephemeral
+        assert [m.id for m in fake.messages_in(fake.channel) if m.custom_ids()] == [fresh.id]
+    assert not fake.client_errors
