@@ -64,6 +64,14 @@ async def _edit(client: discord.Client, channel_id: int, message_id: int,
     return True
 
 
+async def _fetch(client: discord.Client, channel_id: int,
+                 message_id: int) -> discord.Message | None:
+    try:
+        return await client.get_partial_messageable(channel_id).fetch_message(message_id)
+    except discord.HTTPException:
+        return None
+
+
 def _jump(guild_id: int | None, channel_id: int, message_id: int | None) -> str | None:
     if not message_id:
         return None
@@ -363,6 +371,12 @@ async def _update_panel(interaction: discord.Interaction, outcome: Outcome,
         files = await _pictures(interaction, outcome, panel)
         if files:
             extra["attachments"] = files
+    elif any(e.get("type") == "picked" for e in outcome.events):
+        # the combo row picture is out of date once a combo is taken: keep only the map
+        shown = clicked if on_living else await _fetch(interaction.client, game.channel_id,
+                                                       message_id)
+        if shown is not None and any(a.filename == "combos.png" for a in shown.attachments):
+            extra["attachments"] = [a for a in shown.attachments if a.filename != "combos.png"]
     if on_living and not interaction.response.is_done():
         await interaction.response.edit_message(content=content, view=view,
                                                 allowed_mentions=NO_MENTIONS, **extra)

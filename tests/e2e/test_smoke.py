@@ -60,6 +60,7 @@ async def test_first_turn_through_the_panel(fake_discord: FakeDiscord, tmp_path:
         # the panel was edited in place: the pick menu of the old version is gone
         assert after_pick.id == panel.id and not any(c.endswith(":p") for c in panel.custom_ids())
         assert pick["custom_id"] not in panel.custom_ids()
+        assert list(panel.files) == ["map.png"]  # the row picture went with the pick
 
         # conquer through /sw conquer with autocomplete (legal targets with their cost): the
         # player hears privately, and the game's living message is edited
@@ -208,9 +209,10 @@ async def test_undo_button_and_stale_buttons(fake_discord: FakeDiscord, tmp_path
         assert len(choices) == 6 and "free" in choices[0]["name"]
         pick = _menu(started, "p")
         await fake.wait_for_reply(await fake.slash(first, ch, "sw pick", options={"slot": 1}))
-        # the start message is the living panel: its pick menu was edited away
+        # the start message is the living panel: its pick menu and row picture were edited away
         await fake.drain(bot)
         assert pick["custom_id"] not in started.custom_ids()
+        assert list(started.files) == ["map.png"] and started.attachments[0].description
         # someone else's conquer autocomplete is empty
         assert await fake.autocomplete(other, ch, "sw conquer", focused="region") == []
         targets = await fake.autocomplete(first, ch, "sw conquer", focused="region")
