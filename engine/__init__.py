@@ -20,7 +20,7 @@ from .actions import (
     parse_action,
 )
 from .errors import EngineError, InvalidAction, RulesViolation
-from .legal import legal_actions
+from .legal import Conquest, legal_actions, legal_conquests
 from .rules import Step, apply, conquest_cost
 from .setup import load_scenario, new_game
 from .state import GameState, Stage, dump_state, load_state
@@ -28,9 +28,10 @@ from .view import observe, public_events
 
 __all__ = [
     "ACTION_TYPES", "POWER_RULES", "RACE_RULES", "Abandon", "Action", "Ally", "Conquer",
+    "Conquest",
     "Decline", "Deploy", "Dragon", "Enchant", "End", "EngineError", "GameState",
     "InvalidAction", "Move", "Pick", "Place", "Reinforce", "Roll", "RulesViolation", "Stage",
-    "Step", "apply", "conquest_cost", "dump_state", "legal_actions", "load_scenario",
+    "Step", "apply", "conquest_cost", "dump_state", "legal_actions", "legal_conquests", "load_scenario",
     "load_state", "new_game", "observe", "parse_action", "power_rule", "public_events",
     "race_rule",
 ]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from .abilities import power_rule, race_rule
 from .actions import (
     Abandon,
@@ -35,6 +37,22 @@ from .rules import (
     conquest_cost,
 )
 from .state import GameState, Stage
+
+
+@dataclass(frozen=True, slots=True)
+class Conquest:
+    """A legal conquest with the tokens it takes, as `legal_actions` lists it.
+
+    `cost` is what the region needs from hand now (after a Berserk roll); a `Reinforce`
+    needs the die to make up `short` = cost - hand (1-3); `Dragon` takes 1 token and
+    `Enchant` takes none from hand (its token comes from the tray).
+    """
+
+    action: Action
+    region: int
+    cost: int
+    short: int = 0
+    in_decline: bool = False
 
 _pick = trusted(Pick)
 _abandon = trusted(Abandon)
@@ -75,7 +93,8 @@ def legal_actions(s: GameState) -> list[Action]:
         if g is not None:
             held = _held(s, g.race)
             if t.ghouls == 0 and stage is Stage.CONQUEST and g.hand >= 1:
-                _targets(s, me, g, False, held, name, out, "decline")
+                for c in _targets(s, me, g, False, held, name, "decline"):
+                    out.append(c.action)
             _redeploy(s, g, held, name, out)
             if g.hand > 0:  # the Active race acts on the board where the Ghouls stand again
                 s = s.fork()
@@ -89,15 +108,8 @@ def legal_actions(s: GameState) -> list[Action]:
         if h.hand >= 1:
             if power.berserk and t.roll is None:
                 out.append(_roll(player=name))
-            _targets(s, me, h, True, held, name, out, None)
-            if race_rule(h.race).converts:
-                for r in _candidates(s, h, True, held):
-                    if _enchant_error(s, me, r, h) is None:
-                        out.append(_enchant(player=name, region=r))
-            if power.dragon and not t.dragon_used:
-                for r in _candidates(s, h, True, held):
-                    if _target_code(s, me, r, h, True, held) == T_OK:
-                        out.append(_dragon(player=name, region=r))
+            for c in _active_conquests(s, me, h, held, name):
+                out.append(c.action)
     _redeploy(s, h, held, name, out)
     piece = ("fortress" if power.fortifies else "encampment" if power.bivouacs
              else "hero" if power.heroic else None)
@@ -114,11 +126,52 @@ def legal_actions(s: GameState) -> list[Action]:
     return out
 
 
-def _targets(s, me, h, active, held, name, out, race) -> None:
+def legal_conquests(s: GameState) -> list[Conquest]:
+    """Every legal conquest of the actor now (conquer, reinforce, dragon, enchant) with its
+    cost: the same actions `legal_actions` lists, so callers need not recompute costs."""
+    if s.stage is not Stage.CONQUEST:
+        return []
+    me = s.current
+    name = s.players[me]
+    t = s.turn
+    out: list[Conquest] = []
+    if t.ghouls != 2:
+        g = _ghouls(s, me)
+        if g is not None:
+            if t.ghouls == 0 and g.hand >= 1:
+                out.extend(_targets(s, me, g, False, _held(s, g.race), name, "decline"))
+            if g.hand > 0:  # the Active race acts on the board where the Ghouls stand again
+                s = s.fork()
+                _close_ghouls(s, me, [])
+                s.seal()
+    h = s.seats[me].active
+    if h is None or t.ended or h.hand < 1:
+        return out
+    out.extend(_active_conquests(s, me, h, _held(s, h.race), name))
+    return out
+
+
+def _active_conquests(s, me, h, held, name) -> list[Conquest]:
+    out = _targets(s, me, h, True, held, name, None)
+    t = s.turn
+    if race_rule(h.race).converts:
+        for r in _candidates(s, h, True, held):
+            if _enchant_error(s, me, r, h) is None:
+                out.append(Conquest(_enchant(player=name, region=r), r, 0))
+    if power_rule(h.power).dragon and not t.dragon_used:
+        for r in _candidates(s, h, True, held):
+            if _target_code(s, me, r, h, True, held) == T_OK:
+                out.append(Conquest(_dragon(player=name, region=r), r, 1))
+    return out
+
+
+def _targets(s, me, h, active, held, name, race) -> list[Conquest]:
     """Conquests (and final die attempts) for one of the player's races."""
+    out: list[Conquest] = []
     roll = s.turn.roll if active else None
     berserk = active and power_rule(h.power).berserk
     hand = h.hand
+    decline = not active
     for r in _candidates(s, h, active, held):
         if _target_code(s, me, r, h, active, held) != T_OK:
             continue
@@ -126,9 +179,11 @@ def _targets(s, me, h, active, held, name, out, race) -> None:
         if roll is not None:
             cost = max(1, cost - roll)
         if cost <= hand:
-            out.append(_conquer(player=name, region=r, race=race))
+            out.append(Conquest(_conquer(player=name, region=r, race=race), r, cost, 0, decline))
         elif not berserk and cost - hand <= 3:
-            out.append(_reinforce(player=name, region=r, race=race))
+            out.append(Conquest(_reinforce(player=name, region=r, race=race), r, cost,
+                                cost - hand, decline))
+    return out
 
 
 def _redeploy(s, h, held, name, out) -> None:

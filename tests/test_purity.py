@@ -59,3 +59,18 @@ def test_import_checker_notices_a_forbidden_import(tmp_path: Path) -> None:
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
             names.add(node.module.split(".")[0])
     assert names == {"discord", "aiosqlite"}
+
+
+def test_ai_imports_only_stdlib_and_engine() -> None:
+    files = _imports("ai")
+    assert files, "ai/ has no Python files"
+    allowed = set(sys.stdlib_module_names) | {"engine", "ai"}
+    for path, names in files.items():
+        bad = names - allowed
+        assert not bad, f"{path} imports {sorted(bad)}"
+    for path in (ROOT / "ai").rglob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):  # seeded random.Random instances only
+            if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+                    and node.value.id == "random"):
+                assert node.attr == "Random", f"{path}: random.{node.attr}"

@@ -1,0 +1,49 @@
+"""What one seat may know: a determinized copy of the state with the hidden parts sampled.
+
+The AI never looks at the real state. `seat_view` returns a copy in which everything the
+seat cannot see is replaced by something built only from public facts and the seed:
+other players' coins, the order of the undrawn banners and badges, forced dice and the
+engine's random generator.
+"""
+
+from __future__ import annotations
+
+import random
+import zlib
+
+from engine import GameState
+
+
+def public_key(s: GameState) -> str:
+    """A fingerprint of the seat-visible position (mixes into the seed of every sample)."""
+    parts = [str(s.version), str(s.round), str(s.current), s.stage.value]
+    parts += [f"{c.race}/{c.power}/{c.coins}" for c in s.row]
+    for a in s.areas:
+        parts.append(f"{a.owner},{a.race},{a.tokens},{int(a.decline)},{int(a.lost_tribe)}")
+    return "|".join(parts)
+
+
+def estimated_coins(s: GameState, seat: int) -> int:
+    """Coins an opponent probably holds, from public facts only (start coins + ~regions held
+    per round so far). Only used to let simulated opponents afford picks."""
+    held = sum(1 for a in s.areas if a.owner == seat)
+    return 5 + max(1, held) * max(0, s.round - 1)
+
+
+def seat_view(s: GameState, me: int, seed: int, sample: int = 0) -> GameState:
+    """A copy of `s` as seat `me` may know it, hidden parts sampled from (seed, sample)."""
+    rng = random.Random(zlib.crc32(f"{seed}:{sample}:{public_key(s)}".encode()))
+    v = s.fork()
+    for i in range(len(v.seats)):
+        if i != me:
+            v.seat_w(i).coins = estimated_coins(s, i)
+    banners = sorted(s.banners)
+    badges = sorted(s.badges)
+    rng.shuffle(banners)
+    rng.shuffle(badges)
+    v.banners, v.badges = tuple(banners), tuple(badges)
+    v.discards = tuple(sorted(s.discards))
+    v.dice = ()
+    v.rng = random.Random(rng.getrandbits(64))
+    v._own.add("rng")
+    return v.seal()

@@ -1,0 +1,96 @@
+"""The AI contract: `choose(state, level, seed)` is legal, deterministic and blind to secrets."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import engine
+from ai import LEVELS, choose
+
+NAMES = ["ann", "bob", "cid", "dee"]
+
+
+def _play(levels: list[str], seed: int, board: str = "official-2p"):
+    """Play a whole game; yield (state, level, action) for every AI decision."""
+    s = engine.new_game(board, NAMES[: len(levels)], seed)
+    n = 0
+    while not s.finished:
+        level = levels[s.players.index(s.actor)]
+        a = choose(s, level, seed * 1000 + n)
+        yield s, level, a
+        s = engine.apply(s, a).state
+        n += 1
+        assert n < 3000, "the game does not end"
+
+
+@pytest.mark.parametrize("levels", [["easy", "normal"], ["hard", "easy"], ["normal", "hard"]])
+def test_every_choice_is_legal_and_games_end(levels):
+    kinds = set()
+    for s, _level, a in _play(levels, seed=3):
+        legal = [x.model_dump(mode="json") for x in engine.legal_actions(s)]
+        assert a.model_dump(mode="json") in legal
+        kinds.add((s.stage.value, a.do))
+    assert ("pick", "pick") in kinds and ("conquest", "conquer") in kinds
+
+
+def test_defenders_place_survivors():
+    seen = 0
+    for seed in range(4):
+        for s, _level, a in _play(["normal", "normal", "easy"], seed, "official-3p"):
+            if s.stage is engine.Stage.SURVIVORS:
+                assert a.player == s.actor == s.players[s.pending[0].seat]
+                seen += 1
+        if seen:
+            break
+    assert seen
+
+
+def test_unknown_level_is_refused():
+    s = engine.new_game("official-2p", NAMES[:2], 1)
+    with pytest.raises(ValueError, match="unknown AI level"):
+        choose(s, "godlike", 1)
+
+
+def _states(seed: int, n: int = 60):
+    out = []
+    for i, (s, _level, _a) in enumerate(_play(["normal", "normal", "normal"], seed,
+                                                "official-3p")):
+        if i % 3 == 0:
+            out.append(s)
+        if len(out) >= n:
+            break
+    return out
+
+
+def _alter_secrets(s: engine.GameState, rnd: random.Random) -> engine.GameState:
+    """The same position for the actor, with everything it may not see changed."""
+    me = s.players.index(s.actor)
+    t = s.fork()
+    for i in range(len(t.seats)):
+        if i != me:
+            t.seat_w(i).coins = rnd.randrange(0, 80)
+    banners, badges = list(t.banners), list(t.badges)
+    rnd.shuffle(banners)
+    rnd.shuffle(badges)
+    t.banners, t.badges = tuple(banners), tuple(badges)
+    t.rng = random.Random(rnd.random())
+    t.dice = tuple(rnd.randrange(4) for _ in range(3))
+    return t.seal()
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_choice_ignores_hidden_information_and_is_deterministic(level):
+    rnd = random.Random(9)
+    states = _states(5, 25 if level == "hard" else 60)
+    changed_secret = 0
+    for s in states:
+        a = choose(s, level, 77)
+        assert choose(s, level, 77) == a
+        t = _alter_secrets(s, rnd)
+        me = s.players.index(s.actor)
+        if any(t.seats[i].coins != s.seats[i].coins for i in range(len(s.seats)) if i != me):
+            changed_secret += 1
+        assert choose(t, level, 77) == a, (s.version, level)
+    assert changed_secret > len(states) // 2
