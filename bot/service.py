@@ -897,6 +897,8 @@ class GameService:
             return self._costs[key]
         regions = obs.get("regions", {})
         board = loaded.state.board
+        costs = {(c.action.do, c.region, c.in_decline): c.cost
+                 for c in engine.legal_conquests(loaded.state)}
         out = []
         for a in legal:
             if a["do"] not in ("conquer", "reinforce", "dragon", "enchant"):
@@ -904,7 +906,7 @@ class GameService:
             rid = a["region"]
             cost = None
             if a["do"] == "conquer":
-                cost = _trial_cost(loaded.state, a)
+                cost = costs.get(("conquer", rid, a.get("race") == "decline"))
             out.append(Target(
                 region=rid,
                 verb=a["do"] if a.get("race") != "decline" else f"{a['do']} (in decline)",
@@ -1055,18 +1057,6 @@ def _worded(obj: dict[str, Any], fallback: str) -> str:
         said = text.invalid_field(field_name, str(first.get("type", "")), ctx, value)
         return f"That does not work: {said}. Try `/sw status` to see what you can do."
     return f"{fallback} Try `/sw status` to see what you can do."
-
-
-def _trial_cost(state: Any, action: dict[str, Any]) -> int | None:
-    """Tokens a conquest takes: read from the engine by applying it to a throwaway copy."""
-    try:
-        step = engine.apply(state, engine.parse_action(action))
-    except engine.EngineError:
-        return None
-    for ev in _events_of(step):
-        if ev.get("type") == "conquered" and "tokens" in ev:
-            return int(ev["tokens"])
-    return None
 
 
 def _deploy_choices(legal: list[dict[str, Any]]) -> list[Choice]:

@@ -8,6 +8,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import (
     BaseModel,
+    BeforeValidator,
     ConfigDict,
     Field,
     SerializerFunctionWrapHandler,
@@ -18,7 +19,15 @@ from pydantic import (
 
 from .errors import InvalidAction
 
-Region = Annotated[int, Field(ge=0, strict=True)]
+
+def _region_id(v: Any) -> Any:
+    """Region ids as the observation writes them ("12") are read as numbers (12)."""
+    if isinstance(v, str) and v.isascii() and v.isdigit() and len(v) <= 6:
+        return int(v)
+    return v
+
+
+Region = Annotated[int, Field(ge=0, strict=True), BeforeValidator(_region_id)]
 Count = Annotated[int, Field(ge=1, strict=True)]
 Piece = Literal["fortress", "encampment", "hero", "troll_lair"]
 

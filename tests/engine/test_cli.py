@@ -85,3 +85,37 @@ def test_bad_scenario_is_reported_not_crashed(tmp_path: Path) -> None:
     assert proc.returncode == 1
     assert json.loads(proc.stdout)["error"]["code"] == "invalid_scenario"
     assert "Gnomes" in json.loads(proc.stdout)["error"]["message"]
+
+
+def test_region_ids_as_the_observation_writes_them(tmp_path: Path) -> None:
+    """A client that echoes an observed region key ("5", a string) back is understood."""
+    import engine
+
+    state = engine.load_scenario(SCENARIO)
+    observed = next(k for k, v in engine.observe(state, "ann")["regions"].items()
+                    if v.get("lost_tribe"))
+    assert observed == "5"
+    text_ids = [
+        json.dumps({"do": "conquer", "player": "ann", "region": observed}),
+        json.dumps({"do": "move", "player": "ann", "from": observed, "to": "4", "count": 1}),
+        json.dumps({"do": "end", "player": "ann"}),
+    ]
+    numbers = [json.dumps({k: int(v) if k in ("region", "from", "to") else v
+                           for k, v in json.loads(line).items()}) for line in text_ids]
+    a, b = run(tmp_path, text_ids), run(tmp_path, numbers)
+    assert [o.get("ok") for o in a[:-1]] == [True, True, True]
+    assert a == b  # same events and the same final observation
+
+
+def test_region_ids_that_are_not_plain_numbers_are_refused() -> None:
+    import pytest
+
+    import engine
+
+    assert engine.parse_action({"do": "deploy", "player": "ann", "region": "12",
+                                "count": 2}).region == 12
+    for bad in ("x", "1.5", " 1", "-1", "", "１２", True, 1.5, None, "99999999999"):
+        with pytest.raises(engine.InvalidAction, match="region"):
+            engine.parse_action({"do": "conquer", "player": "ann", "region": bad})
+    with pytest.raises(engine.InvalidAction, match="count"):  # counts stay numbers only
+        engine.parse_action({"do": "deploy", "player": "ann", "region": "12", "count": "2"})
