@@ -72,6 +72,7 @@ class Race:
     builds_lairs = False
     holes = 0  # Holes-in-the-Ground placed on the first conquests ever
     converts = False  # Sorcerer conversion
+    reduces_cost = False  # overrides cost_reduction (set by the registry)
 
     @property
     def tokens(self) -> int:
@@ -107,6 +108,7 @@ POWER_RULES: dict[str, Power] = {}
 
 
 def _race(cls: type[Race]) -> type[Race]:
+    cls.reduces_cost = cls.cost_reduction is not Race.cost_reduction
     RACE_RULES[cls.name] = cls()
     return cls
 
@@ -265,6 +267,7 @@ class Power:
     spirit = False  # exempt from the one-decline limit; badge kept
     stout = False  # may decline after redeployment
     underworld = False  # caverns adjacent to one another
+    reduces_cost = False  # overrides cost_reduction (set by the registry)
 
     @property
     def tokens(self) -> int:
@@ -280,6 +283,7 @@ class Power:
 
 
 def _power(cls: type[Power]) -> type[Power]:
+    cls.reduces_cost = cls.cost_reduction is not Power.cost_reduction
     POWER_RULES[cls.name] = cls()
     return cls
 

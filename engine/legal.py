@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from functools import lru_cache
+from typing import NamedTuple
 
 from .abilities import power_rule, race_rule
 from .actions import (
@@ -23,6 +24,8 @@ from .actions import (
     trusted,
 )
 from .rules import (
+    DEFENCE_PIECES,
+    IMMUNE_PIECES,
     T_OK,
     _ally_error,
     _candidates,
@@ -34,13 +37,11 @@ from .rules import (
     _held,
     _place_error,
     _target_code,
-    conquest_cost,
 )
 from .state import GameState, Stage
 
 
-@dataclass(frozen=True, slots=True)
-class Conquest:
+class Conquest(NamedTuple):
     """A legal conquest with the tokens it takes, as `legal_actions` lists it.
 
     `cost` is what the region needs from hand now (after a Berserk roll); a `Reinforce`
@@ -166,24 +167,87 @@ def _active_conquests(s, me, h, held, name) -> list[Conquest]:
 
 
 def _targets(s, me, h, active, held, name, race) -> list[Conquest]:
-    """Conquests (and final die attempts) for one of the player's races."""
+    """Conquests (and final die attempts) for one of the player's races.
+
+    The same checks as `_target_code` and `conquest_cost`, hoisted out of the loop: every
+    candidate of `_candidates` is already in reach when the race holds a region.
+    """
     out: list[Conquest] = []
+    geo = s.geo
+    areas = s.areas
+    race_name = h.race
+    rrule = race_rule(race_name)
+    power = power_rule(h.power) if active and h.power else None
     roll = s.turn.roll if active else None
-    berserk = active and power_rule(h.power).berserk
+    berserk = power is not None and power.berserk
+    seafaring = power is not None and power.seafaring
     hand = h.hand
     decline = not active
-    for r in _candidates(s, h, active, held):
-        if _target_code(s, me, r, h, active, held) != T_OK:
+    peace = frozenset(d for d, ally in s.peace if ally == me) if active else frozenset()
+    entry_free = bool(held) or rrule.enters_anywhere or (power is not None and power.flies)
+    race_cut = active and rrule.reduces_cost
+    power_cut = power is not None and power.reduces_cost
+    held_set = frozenset(held) if race_cut else None
+    mountain, water, entry = geo.mountain, geo.water, geo.entry
+    own_decline_counts = s.options.get("own_decline_counts", True)
+    if held and power is None or held and not (power.flies or power.underworld):
+        near: set[int] = set()
+        nbrs = geo.nbrs
+        for x in held:
+            near |= nbrs[x]
+        candidates = sorted(near)
+    else:
+        candidates = _candidates(s, h, active, held)
+    for r in candidates:
+        a = areas[r]
+        if a.race == race_name or (water[r] and not seafaring):
             continue
-        cost = conquest_cost(s, me, r, h, active)
+        owner = a.owner
+        if owner >= 0 and owner != me:
+            if a.pieces and any(p in IMMUNE_PIECES for p in a.pieces):
+                continue
+            if owner in peace and not a.decline:
+                continue
+        if not entry_free and not entry[r]:
+            continue
+        cost = 2 + a.tokens + (1 if a.lost_tribe else 0) + (1 if mountain[r] else 0)
+        if a.pieces:
+            cost += sum(1 for p in a.pieces if p in DEFENCE_PIECES)
+        if owner == me and a.decline and not own_decline_counts:
+            cost -= a.tokens
+        if race_cut:
+            cost -= rrule.cost_reduction(geo, held_set, r)
+        if power_cut:
+            cost -= power.cost_reduction(geo, r)
+        if cost < 1:
+            cost = 1
         if roll is not None:
             cost = max(1, cost - roll)
         if cost <= hand:
-            out.append(Conquest(_conquer(player=name, region=r, race=race), r, cost, 0, decline))
+            out.append(Conquest(_conquer_at(name, r, race), r, cost, 0, decline))
         elif not berserk and cost - hand <= 3:
-            out.append(Conquest(_reinforce(player=name, region=r, race=race), r, cost,
-                                cost - hand, decline))
+            out.append(Conquest(_reinforce_at(name, r, race), r, cost, cost - hand, decline))
     return out
+
+
+@lru_cache(maxsize=1 << 14)
+def _conquer_at(name: str, region: int, race: str | None) -> Action:
+    return _conquer(player=name, region=region, race=race)
+
+
+@lru_cache(maxsize=1 << 14)
+def _reinforce_at(name: str, region: int, race: str | None) -> Action:
+    return _reinforce(player=name, region=region, race=race)
+
+
+@lru_cache(maxsize=1 << 14)
+def _deploys(name: str, region: int, hand: int) -> tuple[Action, ...]:
+    return tuple(_deploy(player=name, region=region, count=c) for c in range(1, hand + 1))
+
+
+@lru_cache(maxsize=1 << 14)
+def _moves(name: str, f: int, to: int, spare: int) -> tuple[Action, ...]:
+    return tuple(_move(player=name, from_=f, to=to, count=c) for c in range(1, spare + 1))
 
 
 def _redeploy(s, h, held, name, out) -> None:
@@ -192,8 +256,7 @@ def _redeploy(s, h, held, name, out) -> None:
     hand = h.hand
     if hand:
         for r in held:
-            for c in range(1, hand + 1):
-                out.append(_deploy(player=name, region=r, count=c))
+            out.extend(_deploys(name, r, hand))
     if len(held) < 2:
         return
     areas = s.areas
@@ -205,8 +268,7 @@ def _redeploy(s, h, held, name, out) -> None:
         for to in held:
             if to == f or to in moved_from:
                 continue
-            for c in range(1, spare + 1):
-                out.append(_move(player=name, from_=f, to=to, count=c))
+            out.extend(_moves(name, f, to, spare))
 
 
 def _survivors(s: GameState, name: str) -> list[Action]:

@@ -9,6 +9,7 @@ from . import data
 from . import errors as E
 from .abilities import Income, power_rule, race_rule
 from .actions import (
+    ACTION_TYPES,
     Abandon,
     Action,
     Ally,
@@ -60,15 +61,21 @@ class Step:
 
 def _held(s: GameState, race: str) -> tuple[int, ...]:
     """Regions holding tokens of `race` (a banner belongs to one player at a time)."""
-    if s._own is not None:  # being changed: no cache
-        return tuple([i for i, a in enumerate(s.areas) if a.race == race])
-    c = s._cache
+    c = s._cache  # valid while no area of this state was written (area_w drops it)
     if c is None:
-        c = s._cache = {}
-    got = c.get(race)
-    if got is None:
-        got = c[race] = tuple([i for i, a in enumerate(s.areas) if a.race == race])
-    return got
+        if s._own is not None:  # being changed: no cache
+            return tuple([i for i, a in enumerate(s.areas) if a.race == race])
+        # one pass finds every race's regions
+        found: dict[str, list[int]] = {}
+        for i, a in enumerate(s.areas):
+            r = a.race
+            if r is not None:
+                if r in found:
+                    found[r].append(i)
+                else:
+                    found[r] = [i]
+        c = s._cache = {r: tuple(v) for r, v in found.items()}
+    return c.get(race, ())
 
 
 def _n_pieces(s: GameState, piece: str) -> int:
@@ -134,7 +141,8 @@ def _check_region(s: GameState, rid: int) -> None:
 # ---------------------------------------------------------------- costs and targets
 
 
-def conquest_cost(s: GameState, me: int, rid: int, hold: Hold, active: bool) -> int:
+def conquest_cost(s: GameState, me: int, rid: int, hold: Hold, active: bool,
+                  held: frozenset[int] | None = None) -> int:
     """Tokens needed: 2 + markers + Lost Tribe + defending tokens, minus reductions, min 1."""
     a = s.areas[rid]
     cost = 2 + a.tokens + (1 if a.lost_tribe else 0) + (1 if s.geo.mountain[rid] else 0)
@@ -142,12 +150,16 @@ def conquest_cost(s: GameState, me: int, rid: int, hold: Hold, active: bool) -> 
         cost += sum(1 for p in a.pieces if p in DEFENCE_PIECES)
     if a.owner == me and a.decline and not s.options.get("own_decline_counts", True):
         cost -= a.tokens
-    race = race_rule(hold.race)
     if active:
-        held = frozenset(_held(s, hold.race))
-        cost -= race.cost_reduction(s.geo, held, rid)
-        cost -= power_rule(hold.power).cost_reduction(s.geo, rid)
-    return max(1, cost)
+        race = race_rule(hold.race)
+        if race.reduces_cost:
+            if held is None:
+                held = frozenset(_held(s, hold.race))
+            cost -= race.cost_reduction(s.geo, held, rid)
+        power = power_rule(hold.power)
+        if power.reduces_cost:
+            cost -= power.cost_reduction(s.geo, rid)
+    return cost if cost > 1 else 1
 
 
 T_OK, T_UNKNOWN, T_MINE, T_WATER, T_IMMUNE, T_PEACE, T_ENTRY, T_ADJ = range(8)
@@ -1226,34 +1238,17 @@ def apply(state: GameState, action: Action) -> Step:
     me = _actor_check(state, action.player)
     s = state.fork()
     events: list[dict] = []
-    match action:
-        case Pick():
-            _do_pick(s, me, action, events)
-        case Abandon():
-            _do_abandon(s, me, action, events)
-        case Conquer():
-            _do_conquer(s, me, action, events)
-        case Reinforce():
-            _do_reinforce(s, me, action, events)
-        case Roll():
-            _do_roll(s, me, action, events)
-        case Decline():
-            _do_decline(s, me, action, events)
-        case Deploy():
-            _do_deploy(s, me, action, events)
-        case Move():
-            _do_move(s, me, action, events)
-        case Enchant():
-            _do_enchant(s, me, action, events)
-        case Dragon():
-            _do_dragon(s, me, action, events)
-        case Place():
-            _do_place(s, me, action, events)
-        case Ally():
-            _do_ally(s, me, action, events)
-        case End():
-            _do_end(s, me, action, events)
-        case _:
-            assert_never(action)
+    handler = _HANDLERS.get(type(action))
+    if handler is None:
+        assert_never(action)
+    handler(s, me, action, events)
     s.version += 1
     return Step(s.seal(), events)
+
+
+_HANDLERS = {
+    Pick: _do_pick, Abandon: _do_abandon, Conquer: _do_conquer, Reinforce: _do_reinforce,
+    Roll: _do_roll, Decline: _do_decline, Deploy: _do_deploy, Move: _do_move,
+    Enchant: _do_enchant, Dragon: _do_dragon, Place: _do_place, Ally: _do_ally, End: _do_end,
+}
+assert set(_HANDLERS) == set(ACTION_TYPES)

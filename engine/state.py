@@ -195,6 +195,8 @@ class GameState:
     ranking: tuple[dict, ...] | None = None
     _own: set | None = field(default=None, repr=False)
     _cache: dict | None = field(default=None, repr=False)  # race -> regions, while unchanged
+    _base: dict | None = field(default=None, repr=False)  # the cache this fork started from
+    _dirty: dict | None = field(default=None, repr=False)  # region -> race before its write
 
     # ------------------------------------------------------------ public properties
 
@@ -243,11 +245,32 @@ class GameState:
         s.peace = self.peace
         s.version = self.version
         s.ranking = self.ranking
-        s._cache = self._cache
+        s._cache = s._base = self._cache
+        s._dirty = None
         s._own = set()
         return s
 
     def seal(self) -> GameState:
+        """Done writing: the race -> regions cache is carried over from the fork's start,
+        updated for the regions that changed hands (cheaper than a full scan)."""
+        base, dirty = self._base, self._dirty
+        if dirty is not None and base is not None:
+            c = dict(base)
+            areas = self.areas
+            for rid, old in dirty.items():
+                new = areas[rid].race
+                if new == old:
+                    continue
+                if old is not None:
+                    left = tuple([x for x in c[old] if x != rid])
+                    if left:
+                        c[old] = left
+                    else:
+                        del c[old]
+                if new is not None:
+                    c[new] = tuple(sorted((*c.get(new, ()), rid)))
+            self._cache = c
+        self._base = self._dirty = None
         self._own = None
         return self
 
@@ -259,7 +282,11 @@ class GameState:
             own.add("areas")
         key = ("a", rid)
         if key not in own:
-            self.areas[rid] = self.areas[rid].copy()
+            old = self.areas[rid]
+            if self._dirty is None:
+                self._dirty = {}
+            self._dirty[rid] = old.race
+            self.areas[rid] = old.copy()
             own.add(key)
         return self.areas[rid]
 
