@@ -28,7 +28,7 @@ RACE_VALUE: dict[str, tuple[float, float]] = {
     "Ratmen": (0, 0), "Skeletons": (1.2, 0), "Sorcerers": (1.1, 0), "Tritons": (0.8, 0),
     "Trolls": (0.9, 0), "Wizards": (1.1, 0),
 }
-TOKEN_VALUE = 0.36  # coins per token per Active turn, early in a race's life
+TOKEN_VALUE = 0.5  # coins per token per Active turn, early in a race's life (tuned by self-play)
 LIFE = 3.5  # Active turns a race usually gets
 
 
@@ -168,9 +168,8 @@ def pick_step(c: Ctx) -> engine.Action:
     if not slots:
         return engine.End(player=c.name)
     scored = sorted(slots, key=lambda i: (-pick_value(c, i), i))
-    if c.level == "easy":
-        top = scored[:3]
-        return engine.Pick(player=c.name, slot=c.rng.choice(top))
+    if c.level == "easy":  # a newcomer's eye: any of the first few that look good
+        return engine.Pick(player=c.name, slot=c.rng.choice(scored[:EASY["pick_top"]]))
     return engine.Pick(player=c.name, slot=scored[0])
 
 
@@ -198,29 +197,72 @@ def held_regions(s: GameState, race: str) -> list[int]:
 
 
 def should_decline(c: Ctx) -> bool:
-    """Decline now when the race can hardly grow and a new one would have turns to use."""
+    """Decline now when that beats declining a turn later (the usual alternative), as
+    projected over the next three turns; never on the last turn."""
     s = c.s
     if c.last_turn:
         return False
     h = s.seats[c.me].active
     held = held_regions(s, h.race)
-    n_gain = plan_chain(c)
+    gain = plan_chain(c)
+    if c.level == "easy":
+        return gain == 0 or (gain <= 2 and c.rng.random() < EASY["decline"])
+    if DECLINE_RULE == "projection":
+        return decline_advantage(c, h, held, gain) > 0
     coins = s.seats[c.me].coins
     best_row = max((combo_value(x.race, x.power, c.turns_left - 1) + x.coins - i
                     for i, x in enumerate(s.row) if i <= coins), default=0.0)
-    if c.level == "easy":
-        return n_gain == 0 or (n_gain <= 1 and c.rng.random() < 0.5)
     if not held:
-        return n_gain <= 1
-    # what the race still brings vs. what a fresh combo would (it starts next turn)
+        return gain <= 1
     keep = sum(region_income(s, r, h.race, h.power, True) for r in held)
-    stay = keep + n_gain * 1.1
+    stay = keep + gain * 1.1
     fresh_per_turn = best_row / max(1.0, min(c.turns_left - 1, LIFE))
-    if n_gain <= 1:
-        return fresh_per_turn > 0.6 * stay or c.turns_left >= 3
-    if n_gain == 2:
-        return fresh_per_turn > 1.1 * stay and c.turns_left >= 3
+    if gain <= DECLINE_GAIN[0]:
+        return fresh_per_turn > DECLINE_GAIN[2] * stay or (DECLINE_GAIN[4] and c.turns_left >= 3)
+    if gain <= DECLINE_GAIN[1]:
+        return fresh_per_turn > DECLINE_GAIN[3] * stay and c.turns_left >= 3
     return False
+
+
+CONQ_LAMBDA: float | None = None
+# the easy player's mistakes: how often it strays from the normal player's choice
+EASY = {"pick_top": 4, "decline": 0.35, "random_conquest": 0.5}
+DECLINE_RULE = "rule"
+DECLINE_GAIN = (1, 2, 0.6, 1.1, True)
+
+
+def decline_advantage(c: Ctx, h, held: list[int], gain: int) -> float:
+    """Projected coins of declining now minus declining next turn."""
+    s = c.s
+    coins = s.seats[c.me].coins
+    # the best combo we could pick next turn (the row will have moved: discount it)
+    fresh = 0.0
+    for i, x in enumerate(s.row):
+        if i <= coins + len(held):
+            tokens = race_rule(x.race).tokens + power_rule(x.power).tokens
+            rp, _ = RACE_VALUE.get(x.race, (0, 0))
+            pp, po = POWER_VALUE.get(x.power, (0, 0))
+            first = tokens / 2.6 + rp + pp + (po if x.power == "Wealthy" else 0)
+            fresh = max(fresh, 0.85 * first + (x.coins - i) * 0.5)
+    n = len(held)
+    now_income = sum(region_income(s, r, h.race, h.power, True) for r in held)
+    per_region = now_income / n if n else 1.0
+    active_now = now_income + gain * per_region + POWER_VALUE.get(h.power, (0, 0))[0] * 0.5
+    turns = c.turns_left
+    dec_bonus = 0.0
+    if h.race == "Dwarves":
+        dec_bonus = sum(1 for r in held if s.geo.mine[r])
+    # decline now: this turn the regions score as In Decline; the new race starts next turn
+    now = [n + dec_bonus, fresh + 0.75 * (n + dec_bonus), fresh * 1.35 + 0.55 * n]
+    # decline next turn: one more Active turn, then the same story a turn later
+    later_n = n + gain
+    later_gain2 = max(0, gain - 1)
+    if turns == 2:  # next turn is the last: never decline then
+        later = [active_now, active_now + later_gain2 * per_region]
+    else:
+        later = [active_now, later_n + dec_bonus, fresh + 0.75 * later_n]
+    k = min(turns, 3)
+    return sum(now[:k]) - sum(later[:k])
 
 
 # ---------------------------------------------------------------- conquests
@@ -269,8 +311,9 @@ def _best_conquest(c: Ctx, options, active: bool, race: str, power) -> engine.Ac
     sure = [o for o in options if o.action.do == "conquer"]
     if sure:
         def score(o) -> tuple:
-            return (conquest_value(c, o.region, active, race, power) / o.cost, -o.region)
-        if c.level == "easy" and c.rng.random() < 0.4:
+            v = conquest_value(c, o.region, active, race, power)
+            return (v / o.cost if CONQ_LAMBDA is None else v - CONQ_LAMBDA * o.cost, -o.region)
+        if c.level == "easy" and c.rng.random() < EASY["random_conquest"]:
             return c.rng.choice(sure).action
         best = max(sure, key=score)
         if conquest_value(c, best.region, active, race, power) <= 0:
