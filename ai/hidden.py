@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 import zlib
 
-from engine import GameState
+from engine import GameState, sample_hidden
 
 
 def public_key(s: GameState) -> str:
@@ -33,17 +33,4 @@ def estimated_coins(s: GameState, seat: int) -> int:
 def seat_view(s: GameState, me: int, seed: int, sample: int = 0) -> GameState:
     """A copy of `s` as seat `me` may know it, hidden parts sampled from (seed, sample)."""
     rng = random.Random(zlib.crc32(f"{seed}:{sample}:{public_key(s)}".encode()))
-    v = s.fork()
-    for i in range(len(v.seats)):
-        if i != me:
-            v.seat_w(i).coins = estimated_coins(s, i)
-    banners = sorted(s.banners)
-    badges = sorted(s.badges)
-    rng.shuffle(banners)
-    rng.shuffle(badges)
-    v.banners, v.badges = tuple(banners), tuple(badges)
-    v.discards = tuple(sorted(s.discards))
-    v.dice = ()
-    v.rng = random.Random(rng.getrandbits(64))
-    v._own.add("rng")
-    return v.seal()
+    return sample_hidden(s, s.players[me], rng, lambda i: estimated_coins(s, i))

@@ -24,7 +24,7 @@ from .legal import Conquest, legal_actions, legal_conquests
 from .rules import Step, apply, conquest_cost
 from .setup import load_scenario, new_game
 from .state import GameState, Stage, dump_state, load_state
-from .view import observe, public_events
+from .view import observe, public_events, sample_hidden
 
 __all__ = [
     "ACTION_TYPES", "POWER_RULES", "RACE_RULES", "Abandon", "Action", "Ally", "Conquer",
@@ -33,5 +33,5 @@ __all__ = [
     "InvalidAction", "Move", "Pick", "Place", "Reinforce", "Roll", "RulesViolation", "Stage",
     "Step", "apply", "conquest_cost", "dump_state", "legal_actions", "legal_conquests", "load_scenario",
     "load_state", "new_game", "observe", "parse_action", "power_rule", "public_events",
-    "race_rule",
+    "race_rule", "sample_hidden",
 ]

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import random
+from collections.abc import Callable
+
 from .rules import _held
 from .state import GameState, Stage
 
@@ -98,3 +101,27 @@ def public_events(events: list[dict]) -> list[dict]:
         else:
             out.append(e)
     return out
+
+
+def sample_hidden(s: GameState, viewer: str, rng: random.Random,
+                  coins: Callable[[int], int] | None = None) -> GameState:
+    """A copy of `s` for look-ahead by `viewer`: what that seat cannot see is redrawn.
+
+    Other players' coins become `coins(seat)` (0 without it), the undrawn banners and
+    badges are reshuffled, the engine's random generator is reseeded and forced dice are
+    dropped, all from `rng`; the rest (board, row, hands, turn) is shared copy-on-write, so
+    the copy is cheap and `apply` on it never touches `s`.
+    """
+    me = s.players.index(viewer)
+    v = s.fork()
+    for i in range(len(s.seats)):
+        if i != me:
+            v.seat_w(i).coins = coins(i) if coins is not None else 0
+    banners, badges = sorted(s.banners), sorted(s.badges)
+    rng.shuffle(banners)
+    rng.shuffle(badges)
+    v.banners, v.badges = tuple(banners), tuple(badges)
+    v.discards = tuple(sorted(s.discards))
+    v.dice = ()
+    v.rng = random.Random(rng.getrandbits(64))
+    return v.seal()
