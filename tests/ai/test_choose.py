@@ -94,3 +94,29 @@ def test_choice_ignores_hidden_information_and_is_deterministic(level):
             changed_secret += 1
         assert choose(t, level, 77) == a, (s.version, level)
     assert changed_secret > len(states) // 2
+
+
+def _scenario_files():
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    return sorted((root / "tests" / "rules" / "scenarios").glob("*.json")) + sorted(
+        (root / "docs" / "scenarios").glob("*.json"))
+
+
+@pytest.mark.parametrize("path", _scenario_files(), ids=lambda p: p.stem)
+def test_any_position_gets_a_legal_answer_at_every_level(path):
+    """Hand-built positions (every race and power prompt in the rule scenarios): the AI
+    answers each with a legal action and can play on from there for a while."""
+    import json
+
+    s = engine.load_scenario(json.loads(path.read_text(encoding="utf-8")))
+    for level in LEVELS:
+        t = s
+        for n in range(12 if level != "hard" else 3):
+            if t.finished:
+                break
+            a = choose(t, level, n)
+            legal = [x.model_dump(mode="json") for x in engine.legal_actions(t)]
+            assert a.model_dump(mode="json") in legal, (path.stem, level, a)
+            t = engine.apply(t, a).state

@@ -1,0 +1,88 @@
+"""Race and power prompts: the normal player uses each special rule when it has it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import engine
+from ai import LEVELS, choose
+from engine import data
+
+BASE = json.loads((Path(__file__).resolve().parents[1] / "rules" / "scenarios"
+                   / "conquest_costs.json").read_text(encoding="utf-8"))
+
+
+def scenario(race: str, power: str, hand: int = 8, round_: int = 3) -> engine.GameState:
+    """ann (Active `race`/`power`, 3 tokens on region 12 + `hand`) against bob's Orcs."""
+    sc = json.loads(json.dumps(BASE))
+    sc["round"] = round_
+    sc["seats"]["ann"]["active"] = {"race": race, "power": power, "hand": hand}
+    sc["regions"]["12"].update(race=race, tokens=3)
+    taken_p = {power, "Alchemist", "Fortified"}
+    if power == "Fortified":
+        sc["seats"]["bob"]["active"]["power"] = "Swamp"
+        sc["regions"]["17"]["pieces"] = []
+        taken_p = {power, "Alchemist", "Swamp"}
+    races = [r for r in data.RACES if r not in {race, "Orcs", "Trolls"}][:6]
+    powers = [p for p in data.POWERS if p not in taken_p][:6]
+    sc["row"] = [{"race": r, "power": p, "coins": 0} for r, p in zip(races, powers, strict=True)]
+    return engine.load_scenario(sc)
+
+
+def play_turn(s: engine.GameState, level: str = "normal") -> tuple[list, engine.GameState]:
+    acts = []
+    while s.actor == "ann" and not s.finished:
+        a = choose(s, level, 1)
+        acts.append(a)
+        s = engine.apply(s, a).state
+    return acts, s
+
+
+def test_sorcerers_enchant_the_lone_enemy_token_first():
+    acts, _ = play_turn(scenario("Sorcerers", "Hill"))
+    assert acts[0].do == "enchant" and acts[0].region == 17
+
+
+def test_dragon_master_sends_the_dragon_where_it_saves_most():
+    s = scenario("Ratmen", "Dragon Master")
+    costs = {c.region: c.cost for c in engine.legal_conquests(s)
+             if c.action.do in ("conquer", "reinforce")}
+    acts, _ = play_turn(s)
+    dragon = [a for a in acts if a.do == "dragon"]
+    assert len(dragon) == 1 and costs[dragon[0].region] == max(costs.values())
+
+
+def test_berserk_rolls_before_every_conquest():
+    acts, _ = play_turn(scenario("Ratmen", "Berserk"))
+    verbs = [a.do for a in acts]
+    assert verbs.count("conquer") >= 2
+    for i, v in enumerate(verbs):
+        if v == "conquer":
+            assert verbs[i - 1] == "roll"
+
+
+@pytest.mark.parametrize(("power", "piece", "n"), [("Heroic", "hero", 2),
+                                                   ("Fortified", "fortress", 1),
+                                                   ("Bivouacking", "encampment", 5)])
+def test_defensive_pieces_go_on_the_realm(power, piece, n):
+    acts, s = play_turn(scenario("Ratmen", power))
+    placed = [a for a in acts if a.do == "place"]
+    assert placed and all(a.piece == piece for a in placed)
+    on_map = sum(a.pieces.count(piece) for a in s.areas if a.race == "Ratmen")
+    assert on_map == n
+    if piece == "hero":
+        assert len({a.region for a in placed}) == 2
+
+
+def test_a_spent_race_declines_but_never_on_the_last_turn():
+    s = scenario("Ratmen", "Hill", hand=0, round_=3)
+    last = scenario("Ratmen", "Hill", hand=0, round_=BASE_ROUNDS)
+    for level in LEVELS:
+        assert choose(s, level, 1).do == "decline"
+        assert choose(last, level, 1).do != "decline"
+
+
+BASE_ROUNDS = data.board("official-2p").rounds
