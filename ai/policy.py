@@ -167,10 +167,66 @@ def pick_step(c: Ctx) -> engine.Action:
     slots = [i for i in range(len(s.row)) if i <= coins]
     if not slots:
         return engine.End(player=c.name)
-    scored = sorted(slots, key=lambda i: (-pick_value(c, i), i))
     if c.level == "easy":  # a newcomer's eye: any of the first few that look good
+        scored = sorted(slots, key=lambda i: (-pick_value(c, i), i))
         return engine.Pick(player=c.name, slot=c.rng.choice(scored[:EASY["pick_top"]]))
+    scored = sorted(slots, key=lambda i: (-pick_value(c, i), i))
+    if PICK_MODE == "look" and c.level == "normal" and len(scored) > 1:
+        return engine.Pick(player=c.name, slot=look_ahead_pick(c, scored[:PICK_CANDS]))
     return engine.Pick(player=c.name, slot=scored[0])
+
+
+def look_ahead_pick(c: Ctx, slots: list[int]) -> int:
+    """Play each candidate combo a few rounds ahead (every seat playing the fast heuristic)
+    and keep the one that leaves the best coin and income margin."""
+    from .hidden import seat_view
+
+    s = c.s
+    best, best_v = slots[0], float("-inf")
+    rounds = max(2, PICK_WORK // (PICK_SAMPLES * len(s.players)))
+    worlds = [seat_view(s, c.me, c.rng.getrandbits(32), k) for k in range(PICK_SAMPLES)]
+    for slot in slots:
+        v = 0.0
+        for k, w in enumerate(worlds):
+            v += short_playout(w, engine.Pick(player=c.name, slot=slot), c.me, k, rounds)
+        if v > best_v:
+            best, best_v = slot, v
+    return best
+
+
+def short_playout(world: GameState, first: engine.Action, me: int, seed: int,
+                  rounds: int) -> float:
+    """Coin margin after `rounds` more rounds of fast-heuristic play, plus the income
+    margin those positions would bring over the turns left."""
+    s = engine.apply(world, first).state
+    stop = min(s.board.rounds + 1, s.round + rounds)
+    rng = random.Random(seed)
+    n = 0
+    while not s.finished and s.round < stop and n < 2000:
+        s = engine.apply(s, choose_action(make_ctx(s, "fast", rng))).state
+        n += 1
+    coins = [x.coins for x in s.seats]
+    if not s.finished:
+        left = s.board.rounds - s.round + 1
+        rate = income_rates(s)
+        coins = [coins[i] + left * 0.8 * rate[i] for i in range(len(coins))]
+    return coins[me] - max(x for i, x in enumerate(coins) if i != me)
+
+
+def income_rates(s: GameState) -> list[float]:
+    """Coins each seat would score per turn from what it holds now (an estimate)."""
+    out = [0.0] * len(s.seats)
+    for i, seat in enumerate(s.seats):
+        h = seat.active
+        for r, a in enumerate(s.areas):
+            if a.owner == i:
+                if h is not None and a.race == h.race:
+                    out[i] += region_income(s, r, h.race, h.power, True)
+                else:
+                    out[i] += 1.0
+        if h is not None:
+            out[i] += POWER_VALUE.get(h.power, (0, 0))[0] * 0.5
+    return out
 
 
 def pick_value(c: Ctx, slot: int) -> float:
@@ -224,7 +280,11 @@ def should_decline(c: Ctx) -> bool:
     return False
 
 
-CONQ_LAMBDA: float | None = None
+CONQ_LAMBDA: float | None = 0.5  # score = value - 0.5 x cost (65% vs value/cost in self-play)
+PICK_MODE = "look"
+PICK_CANDS = 3
+PICK_SAMPLES = 2
+PICK_WORK = 16  # samples x rounds x players per candidate
 # the easy player's mistakes: how often it strays from the normal player's choice
 EASY = {"pick_top": 4, "decline": 0.35, "random_conquest": 0.5}
 DECLINE_RULE = "rule"

@@ -24,6 +24,7 @@ from .policy import Ctx, choose_action, conquest_value, make_ctx, pick_value
 # Playouts per candidate scale down with the work left in the game (players x rounds).
 WORK_BUDGET = 450  # candidate-samples x players x rounds left (p95 well under 1 s)
 MIN_SAMPLES, MAX_SAMPLES = 3, 24
+SEARCH_KINDS = frozenset({"pick", "decline", "conquer", "stout"})
 
 
 def choose_hard(view: GameState, me: int, seed: int, rng: random.Random,
@@ -51,7 +52,7 @@ def candidates(c: Ctx, base: engine.Action) -> list[engine.Action]:
     """The normal player's choice first, then the alternatives worth a playout."""
     s = c.s
     out = [base]
-    if s.stage is Stage.PICK:
+    if s.stage is Stage.PICK and "pick" in SEARCH_KINDS:
         coins = s.seats[c.me].coins
         slots = sorted((i for i in range(len(s.row)) if i <= coins),
                        key=lambda i: (-pick_value(c, i), i))
@@ -62,14 +63,16 @@ def candidates(c: Ctx, base: engine.Action) -> list[engine.Action]:
         if h is None:
             return out
         if not t.expanded and not t.picked and not c.last_turn:
-            out += [engine.Decline(player=c.name), _continue(c)]
-        elif t.n_conquests == 0 and not t.ended and base.do == "conquer":
+            if "decline" in SEARCH_KINDS:
+                out += [engine.Decline(player=c.name), _continue(c)]
+        elif (t.n_conquests == 0 and not t.ended and base.do == "conquer"
+              and "conquer" in SEARCH_KINDS):
             sure = [o for o in engine.legal_conquests(s)
                     if o.action.do == "conquer" and not o.in_decline]
             sure.sort(key=lambda o: (-conquest_value(c, o.region, True, h.race, h.power)
                                      / o.cost, o.region))
             out += [o.action for o in sure[:3]]
-    elif s.stage is Stage.REDEPLOY and base.do in ("end", "decline"):
+    elif s.stage is Stage.REDEPLOY and base.do in ("end", "decline") and "stout" in SEARCH_KINDS:
         h = s.seats[c.me].active
         if h is not None and engine.power_rule(h.power).stout and not c.last_turn:
             out += [engine.End(player=c.name), engine.Decline(player=c.name)]
@@ -101,7 +104,7 @@ def playout(world: GameState, first: engine.Action, me: int, seed: int) -> float
     rng = random.Random(seed)
     n = 0
     while not s.finished:
-        a = choose_action(make_ctx(s, "normal", rng))
+        a = choose_action(make_ctx(s, "fast", rng))
         try:
             s = engine.apply(s, a).state
         except engine.RulesViolation:

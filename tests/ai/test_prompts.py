@@ -78,11 +78,16 @@ def test_defensive_pieces_go_on_the_realm(power, piece, n):
 
 
 def test_a_spent_race_declines_but_never_on_the_last_turn():
+    """A race with no token to ready: easy and normal decline it (hard weighs it by
+    playouts, and may try the die first); nobody declines on the last turn."""
     s = scenario("Ratmen", "Hill", hand=0, round_=3)
     last = scenario("Ratmen", "Hill", hand=0, round_=BASE_ROUNDS)
-    for level in LEVELS:
+    for level in ("easy", "normal"):
         assert choose(s, level, 1).do == "decline"
+    for level in LEVELS:
         assert choose(last, level, 1).do != "decline"
+        for seed in range(3):
+            assert choose(s, level, seed).do in ("decline", "reinforce", "conquer")
 
 
 BASE_ROUNDS = data.board("official-2p").rounds
