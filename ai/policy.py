@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from functools import cache
 
 import engine
-from engine import GameState, Stage, power_rule, race_rule
+from engine import GameState, Stage, data, power_rule, race_rule
 
 # Value of a combo over its life, in coins: (per Active turn, once).
 POWER_VALUE: dict[str, tuple[float, float]] = {
@@ -30,23 +31,20 @@ RACE_VALUE: dict[str, tuple[float, float]] = {
 }
 TOKEN_VALUE = 0.5  # coins per token per Active turn, early in a race's life (tuned by self-play)
 LIFE = 3.5  # Active turns a race usually gets
+CONQ_LAMBDA = 0.5  # conquest score = value - 0.5 x cost (65% vs value/cost in self-play)
+PICK_MODE = "look"  # "table": trust the value table alone (the fast heuristic does)
+PICK_CANDS = 3
+PICK_SAMPLES = 2
+PICK_WORK = 16  # samples x rounds x players per candidate
+# the easy player's mistakes: how often it strays from the normal player's choice
+EASY = {"pick_top": 4, "decline": 0.35, "random_conquest": 0.5}
 
 
+@cache
 def die_chance(short: int) -> float:
     """Chance the reinforcement die makes up `short` tokens."""
-    faces = engine_die()
+    faces = data.components().die
     return sum(1 for f in faces if f >= short) / len(faces)
-
-
-_DIE: tuple[int, ...] | None = None
-
-
-def engine_die() -> tuple[int, ...]:
-    global _DIE
-    if _DIE is None:
-        from engine import data
-        _DIE = tuple(data.components().die)
-    return _DIE
 
 
 @dataclass
@@ -253,8 +251,8 @@ def held_regions(s: GameState, race: str) -> list[int]:
 
 
 def should_decline(c: Ctx) -> bool:
-    """Decline now when that beats declining a turn later (the usual alternative), as
-    projected over the next three turns; never on the last turn."""
+    """Decline when the chain would take at most one region (two, if a fresh combo would
+    clearly earn more and three turns remain); never on the last turn."""
     s = c.s
     if c.last_turn:
         return False
@@ -263,66 +261,18 @@ def should_decline(c: Ctx) -> bool:
     gain = plan_chain(c)
     if c.level == "easy":
         return gain == 0 or (gain <= 2 and c.rng.random() < EASY["decline"])
-    if DECLINE_RULE == "projection":
-        return decline_advantage(c, h, held, gain) > 0
+    if not held:
+        return gain <= 1
     coins = s.seats[c.me].coins
     best_row = max((combo_value(x.race, x.power, c.turns_left - 1) + x.coins - i
                     for i, x in enumerate(s.row) if i <= coins), default=0.0)
-    if not held:
-        return gain <= 1
-    keep = sum(region_income(s, r, h.race, h.power, True) for r in held)
-    stay = keep + gain * 1.1
+    stay = sum(region_income(s, r, h.race, h.power, True) for r in held) + gain * 1.1
     fresh_per_turn = best_row / max(1.0, min(c.turns_left - 1, LIFE))
-    if gain <= DECLINE_GAIN[0]:
-        return fresh_per_turn > DECLINE_GAIN[2] * stay or (DECLINE_GAIN[4] and c.turns_left >= 3)
-    if gain <= DECLINE_GAIN[1]:
-        return fresh_per_turn > DECLINE_GAIN[3] * stay and c.turns_left >= 3
+    if gain <= 1:
+        return c.turns_left >= 3 or fresh_per_turn > 0.6 * stay
+    if gain == 2:
+        return c.turns_left >= 3 and fresh_per_turn > 1.1 * stay
     return False
-
-
-CONQ_LAMBDA: float | None = 0.5  # score = value - 0.5 x cost (65% vs value/cost in self-play)
-PICK_MODE = "look"
-PICK_CANDS = 3
-PICK_SAMPLES = 2
-PICK_WORK = 16  # samples x rounds x players per candidate
-# the easy player's mistakes: how often it strays from the normal player's choice
-EASY = {"pick_top": 4, "decline": 0.35, "random_conquest": 0.5}
-DECLINE_RULE = "rule"
-DECLINE_GAIN = (1, 2, 0.6, 1.1, True)
-
-
-def decline_advantage(c: Ctx, h, held: list[int], gain: int) -> float:
-    """Projected coins of declining now minus declining next turn."""
-    s = c.s
-    coins = s.seats[c.me].coins
-    # the best combo we could pick next turn (the row will have moved: discount it)
-    fresh = 0.0
-    for i, x in enumerate(s.row):
-        if i <= coins + len(held):
-            tokens = race_rule(x.race).tokens + power_rule(x.power).tokens
-            rp, _ = RACE_VALUE.get(x.race, (0, 0))
-            pp, po = POWER_VALUE.get(x.power, (0, 0))
-            first = tokens / 2.6 + rp + pp + (po if x.power == "Wealthy" else 0)
-            fresh = max(fresh, 0.85 * first + (x.coins - i) * 0.5)
-    n = len(held)
-    now_income = sum(region_income(s, r, h.race, h.power, True) for r in held)
-    per_region = now_income / n if n else 1.0
-    active_now = now_income + gain * per_region + POWER_VALUE.get(h.power, (0, 0))[0] * 0.5
-    turns = c.turns_left
-    dec_bonus = 0.0
-    if h.race == "Dwarves":
-        dec_bonus = sum(1 for r in held if s.geo.mine[r])
-    # decline now: this turn the regions score as In Decline; the new race starts next turn
-    now = [n + dec_bonus, fresh + 0.75 * (n + dec_bonus), fresh * 1.35 + 0.55 * n]
-    # decline next turn: one more Active turn, then the same story a turn later
-    later_n = n + gain
-    later_gain2 = max(0, gain - 1)
-    if turns == 2:  # next turn is the last: never decline then
-        later = [active_now, active_now + later_gain2 * per_region]
-    else:
-        later = [active_now, later_n + dec_bonus, fresh + 0.75 * later_n]
-    k = min(turns, 3)
-    return sum(now[:k]) - sum(later[:k])
 
 
 # ---------------------------------------------------------------- conquests
@@ -372,7 +322,7 @@ def _best_conquest(c: Ctx, options, active: bool, race: str, power) -> engine.Ac
     if sure:
         def score(o) -> tuple:
             v = conquest_value(c, o.region, active, race, power)
-            return (v / o.cost if CONQ_LAMBDA is None else v - CONQ_LAMBDA * o.cost, -o.region)
+            return (v - CONQ_LAMBDA * o.cost, -o.region)
         if c.level == "easy" and c.rng.random() < EASY["random_conquest"]:
             return c.rng.choice(sure).action
         best = max(sure, key=score)
