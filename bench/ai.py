@@ -9,6 +9,7 @@ Run: python bench/ai.py [games_per_level] [board]
 
 from __future__ import annotations
 
+import argparse
 import statistics
 import sys
 import time
@@ -67,5 +68,10 @@ def main(games: int = 4, board: str = "official-4p") -> None:
 
 
 if __name__ == "__main__":
-    args = sys.argv[1:]
-    main(int(args[0]) if args else 4, f"official-{args[1]}" if len(args) > 1 else "official-4p")
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("games", nargs="?", type=int, default=4, help="games per level")
+    ap.add_argument("board", nargs="?", default="4p", choices=["2p", "3p", "4p", "5p"])
+    args = ap.parse_args()
+    if args.games < 1:
+        ap.error("games must be at least 1")
+    main(args.games, f"official-{args.board}")
