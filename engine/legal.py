@@ -94,8 +94,7 @@ def legal_actions(s: GameState) -> list[Action]:
         if g is not None:
             held = _held(s, g.race)
             if t.ghouls == 0 and stage is Stage.CONQUEST and g.hand >= 1:
-                for c in _targets(s, me, g, False, held, name, "decline"):
-                    out.append(c.action)
+                _targets(s, me, g, False, held, name, "decline", out)
             _redeploy(s, g, held, name, out)
             if g.hand > 0:  # the Active race acts on the board where the Ghouls stand again
                 s = s.fork()
@@ -109,8 +108,7 @@ def legal_actions(s: GameState) -> list[Action]:
         if h.hand >= 1:
             if power.berserk and t.roll is None:
                 out.append(_roll(player=name))
-            for c in _active_conquests(s, me, h, held, name):
-                out.append(c.action)
+            _active_conquests(s, me, h, held, name, out)
     _redeploy(s, h, held, name, out)
     piece = ("fortress" if power.fortifies else "encampment" if power.bivouacs
              else "hero" if power.heroic else None)
@@ -152,22 +150,32 @@ def legal_conquests(s: GameState) -> list[Conquest]:
     return out
 
 
-def _active_conquests(s, me, h, held, name) -> list[Conquest]:
-    out = _targets(s, me, h, True, held, name, None)
+def _active_conquests(s, me, h, held, name, actions: list | None = None) -> list[Conquest]:
+    """The Active race's conquests; with `actions`, their actions are appended there."""
+    out = _targets(s, me, h, True, held, name, None, actions)
     t = s.turn
     if race_rule(h.race).converts:
         for r in _candidates(s, h, True, held):
             if _enchant_error(s, me, r, h) is None:
-                out.append(Conquest(_enchant(player=name, region=r), r, 0))
+                a = _enchant(player=name, region=r)
+                if actions is None:
+                    out.append(Conquest(a, r, 0))
+                else:
+                    actions.append(a)
     if power_rule(h.power).dragon and not t.dragon_used:
         for r in _candidates(s, h, True, held):
             if _target_code(s, me, r, h, True, held) == T_OK:
-                out.append(Conquest(_dragon(player=name, region=r), r, 1))
+                a = _dragon(player=name, region=r)
+                if actions is None:
+                    out.append(Conquest(a, r, 1))
+                else:
+                    actions.append(a)
     return out
 
 
-def _targets(s, me, h, active, held, name, race) -> list[Conquest]:
-    """Conquests (and final die attempts) for one of the player's races.
+def _targets(s, me, h, active, held, name, race, actions: list | None = None) -> list[Conquest]:
+    """Conquests (and final die attempts) for one of the player's races (with `actions`,
+    only their actions, appended there: legal_actions needs no costs).
 
     The same checks as `_target_code` and `conquest_cost`, hoisted out of the loop: every
     candidate of `_candidates` is already in reach when the race holds a region.
@@ -224,9 +232,15 @@ def _targets(s, me, h, active, held, name, race) -> list[Conquest]:
         if roll is not None:
             cost = max(1, cost - roll)
         if cost <= hand:
-            out.append(Conquest(_conquer_at(name, r, race), r, cost, 0, decline))
+            if actions is None:
+                out.append(Conquest(_conquer_at(name, r, race), r, cost, 0, decline))
+            else:
+                actions.append(_conquer_at(name, r, race))
         elif not berserk and cost - hand <= 3:
-            out.append(Conquest(_reinforce_at(name, r, race), r, cost, cost - hand, decline))
+            if actions is None:
+                out.append(Conquest(_reinforce_at(name, r, race), r, cost, cost - hand, decline))
+            else:
+                actions.append(_reinforce_at(name, r, race))
     return out
 
 

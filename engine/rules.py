@@ -63,8 +63,18 @@ def _held(s: GameState, race: str) -> tuple[int, ...]:
     """Regions holding tokens of `race` (a banner belongs to one player at a time)."""
     c = s._cache  # valid while no area of this state was written (area_w drops it)
     if c is None:
-        if s._own is not None:  # being changed: no cache
-            return tuple([i for i, a in enumerate(s.areas) if a.race == race])
+        if s._own is not None:  # being changed: the fork's starting cache + written regions
+            base = s._base
+            if base is None:
+                return tuple([i for i, a in enumerate(s.areas) if a.race == race])
+            got = base.get(race, ())
+            dirty = s._dirty
+            if dirty:
+                areas = s.areas
+                now = {r for r in got if r not in dirty}
+                now.update(r for r in dirty if areas[r].race == race)
+                got = tuple(sorted(now))
+            return got
         # one pass finds every race's regions
         found: dict[str, list[int]] = {}
         for i, a in enumerate(s.areas):
