@@ -91,3 +91,28 @@ def test_a_spent_race_declines_but_never_on_the_last_turn():
 
 
 BASE_ROUNDS = data.board("official-2p").rounds
+
+
+def test_every_prompt_comes_up_and_is_answered_in_self_play():
+    """Over 30 three-player games of normal players, each race/power prompt is met and
+    used: Ghouls conquering in decline, the Diplomat's ally, heroes, fortresses,
+    encampments, the Dragon, enchantments, and defenders placing survivors."""
+    seen: dict[str, int] = {}
+    for seed in range(30):
+        s = engine.new_game("official-3p", ["a", "b", "c"], seed)
+        n = 0
+        while not s.finished:
+            a = choose(s, "normal", n)
+            kind = a.do
+            if a.do == "conquer" and a.race == "decline":
+                kind = "ghoul_conquer"
+            elif a.do == "place":
+                kind = f"place_{a.piece}"
+            if s.stage is engine.Stage.SURVIVORS:
+                kind = "survivors"
+            seen[kind] = seen.get(kind, 0) + 1
+            s = engine.apply(s, a).state
+            n += 1
+    for kind in ("ghoul_conquer", "ally", "place_hero", "place_fortress", "place_encampment",
+                 "dragon", "enchant", "survivors", "roll", "reinforce"):
+        assert seen.get(kind, 0) > 0, (kind, seen)
