@@ -10,6 +10,7 @@ on it. Same state + level + seed gives the same action.
 from __future__ import annotations
 
 import random
+import time
 import zlib
 
 import engine
@@ -21,8 +22,14 @@ from .policy import choose_action, make_ctx
 LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
 
 
-def choose(state: GameState, level: str = "normal", seed: int = 0) -> engine.Action:
-    """A legal action for `state.actor` chosen at `level` ("easy", "normal" or "hard")."""
+def choose(state: GameState, level: str = "normal", seed: int = 0, *,
+           budget_s: float | None = None) -> engine.Action:
+    """A legal action for `state.actor` chosen at `level` ("easy", "normal" or "hard").
+
+    `budget_s` (hard only) stops the playouts early once that many seconds have passed;
+    the choice is then the best found so far and may depend on the machine's speed.
+    Without it, the same state, level and seed always give the same action.
+    """
     if level not in LEVELS:
         raise ValueError(f"unknown AI level {level!r}; choose one of {', '.join(LEVELS)}")
     if state.actor is None:
@@ -32,7 +39,8 @@ def choose(state: GameState, level: str = "normal", seed: int = 0) -> engine.Act
     rng = random.Random(zlib.crc32(f"{level}:{seed}:{public_key(view)}".encode()))
     if level == "hard":
         from .search import choose_hard
-        action = choose_hard(view, me, seed, rng)
+        deadline = None if budget_s is None else time.perf_counter() + budget_s
+        action = choose_hard(view, me, seed, rng, deadline)
     else:
         action = choose_action(make_ctx(view, level, rng))
     return _checked(view, action)

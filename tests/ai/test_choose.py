@@ -120,3 +120,24 @@ def test_any_position_gets_a_legal_answer_at_every_level(path):
             legal = [x.model_dump(mode="json") for x in engine.legal_actions(t)]
             assert a.model_dump(mode="json") in legal, (path.stem, level, a)
             t = engine.apply(t, a).state
+
+
+def test_hard_with_a_time_budget_stops_early_and_stays_legal(monkeypatch):
+    from ai import search
+
+    calls = []
+    real = search.playout
+
+    def counting(*args):
+        calls.append(1)
+        return real(*args)
+
+    monkeypatch.setattr(search, "playout", counting)
+    s = engine.new_game("official-5p", ["a", "b", "c", "d", "e"], 2)
+    a = choose(s, "hard", 1, budget_s=0.0)  # one playout per candidate, then stop
+    quick = len(calls)
+    legal = [x.model_dump(mode="json") for x in engine.legal_actions(s)]
+    assert a.model_dump(mode="json") in legal
+    calls.clear()
+    choose(s, "hard", 1)
+    assert 0 < quick < len(calls)
