@@ -13,6 +13,7 @@ import yarl
 from discord import app_commands
 from discord.ext import commands
 
+from bot.clock import Scheduler
 from bot.service import GameService
 from bot.settings import Settings
 from bot.store import Store
@@ -61,12 +62,33 @@ class SmallWorldBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         self.store = await Store.open(self.settings.database_url)
-        self.service = GameService(self.store)
+        self.service = GameService(self.store, clock=self.settings.clock_rules())
         log.info("store open at %s", self.store.path)
         for ext in EXTENSIONS:
             await self.load_extension(ext)
         await self.sync_commands()
         self._warmup = asyncio.create_task(self._warm_pictures(), name="warm-render")
+        self._clock = asyncio.create_task(self._start_clock(), name="start-clock")
+
+    async def _start_clock(self) -> None:
+        """AI seats and turn limits: one scheduler for every game's deadlines, started once
+        the bot is connected; deadlines that passed while it was down fire right away."""
+        from bot import flow
+        from bot.autoplay import AutoPlayer
+
+        async def post(outcome: Any) -> None:
+            await flow.post_outcome(self, outcome)
+
+        async def remind(channel_id: int, game_id: int, user_id: int, line: str) -> None:
+            await flow.post_reminder(self, channel_id, game_id, user_id, line)
+
+        await self.wait_until_ready()
+        self.autoplayer = AutoPlayer(self.service, post, remind)
+        self.scheduler = Scheduler(self.store, self.autoplayer.fire)
+        self.service.deadlines_changed = self.scheduler.wake
+        n = await self.service.sync_all()
+        self.scheduler.start()
+        log.info("clock started (%d active games)", n)
 
     async def _warm_pictures(self) -> None:
         """Draw each board once in each drawing worker so the first real map is quick."""
@@ -100,6 +122,12 @@ class SmallWorldBot(commands.Bot):
         warmup = getattr(self, "_warmup", None)
         if warmup is not None:
             warmup.cancel()
+        starting = getattr(self, "_clock", None)
+        if starting is not None:
+            starting.cancel()
+        scheduler = getattr(self, "scheduler", None)
+        if scheduler is not None:
+            await scheduler.stop()
         try:
             await super().close()
         finally:
@@ -113,9 +141,10 @@ async def run(settings: Settings) -> None:
     point_at(settings.discord_api_base, settings.discord_gateway)
     # pictures are drawn in a worker process; the loop keeps the GIL (and takes it back
     # sooner from the few threads left: aiosqlite's, discord.py's)
-    from bot import pictures
+    from bot import autoplay, pictures
 
     pictures.use_render_process(settings.render_processes)
+    autoplay.use_ai_process(settings.ai_processes)
     sys.setswitchinterval(0.001)
     bot = SmallWorldBot(settings)
     try:
@@ -123,3 +152,4 @@ async def run(settings: Settings) -> None:
             await bot.start(settings.discord_token.get_secret_value())
     finally:
         pictures.stop_rendering()
+        autoplay.stop_ai()

@@ -22,7 +22,7 @@ import discord
 import engine
 from bot import text
 from bot.pictures import draw_ahead, final_file, map_file, row_file
-from bot.service import GameService, Outcome, Panel, ServiceError, StaleVersion
+from bot.service import GameService, LobbyError, Outcome, Panel, ServiceError, StaleVersion
 from bot.store import GameRow, GameStatus
 from bot.ui import NO_MENTIONS, display_name, report_error, send
 from bot.views import confirm_view, lobby_view, panel_prompt, turn_view
@@ -127,10 +127,16 @@ async def lobby_changed(interaction: discord.Interaction, game: GameRow, private
         await send(interaction, text.LOBBY_CLOSED)
 
 
-async def lobby_click(interaction: discord.Interaction, game_id: int, op: str) -> None:
+async def lobby_click(interaction: discord.Interaction, game_id: int, op: str,
+                      value: str = "") -> None:
+    from bot.clock import ClockConfig, duration
+    from bot.ui import is_moderator
+
     service = service_of(interaction)
     channel_id = interaction.channel_id or 0
     user = interaction.user
+    settings = interaction.client.settings  # type: ignore[attr-defined]
+    is_mod = is_moderator(interaction, settings.mod_role_id)
     try:
         game = await service.lobby(channel_id)
         if game.id != game_id or game.status is not GameStatus.LOBBY:
@@ -138,7 +144,18 @@ async def lobby_click(interaction: discord.Interaction, game_id: int, op: str) -
         if op == "join":
             game = await service.join(channel_id, user.id, display_name(user))
         elif op == "leave":
-            game = await service.leave(channel_id, user.id)
+            game = await service.leave(channel_id, user.id, is_mod=is_mod)
+        elif op == "ai":
+            game = await service.add_ai(channel_id, user.id, value, is_mod=is_mod)
+        elif op == "noai":
+            game = await service.remove_ai(channel_id, user.id, is_mod=is_mod)
+        elif op == "clock":
+            old = await service.lobby_clock(channel_id)
+            try:
+                clock = ClockConfig(limit=duration(value), remind=old.remind)
+            except ValueError as exc:
+                raise LobbyError(f"{exc} Use `/sw new clock:...` for another limit.") from None
+            game = await service.set_clock(channel_id, user.id, clock, is_mod=is_mod)
         else:
             await start_game(interaction, component=True)
             return
@@ -326,7 +343,9 @@ async def announce(
             message_id = await _update_panel(interaction, outcome, panel)
     if outcome.finished:
         _shown.pop(outcome.game.id, None)
-    if (panel is not None and panel.can_end and not panel.is_defender
+    if panel is not None and panel.auto:
+        pass  # the AI plays next: nobody's end of turn to draw ahead
+    elif (panel is not None and panel.can_end and not panel.is_defender
             and (panel.stage == "redeploy" or not panel.targets)):
         # little else to do but end: draw the map (and row) that `end` would post. Guessing
         # after every conquest too was measured worse (bench/bot.py): twice the CPU, and the
@@ -517,7 +536,11 @@ async def deliver_private(interaction: discord.Interaction, outcome: Outcome) ->
     """DM each player their own coin lines; closed DMs fall back to an ephemeral followup."""
     if outcome.finished:
         return  # the totals were just revealed in the channel
-    client = interaction.client
+    await _dm_lines(interaction.client, outcome, interaction)
+
+
+async def _dm_lines(client: discord.Client, outcome: Outcome,
+                    interaction: discord.Interaction | None) -> None:
     channel = f"<#{outcome.game.channel_id}>"
     for user_id, lines in outcome.private.items():
         body = f"Small World game #{outcome.game.id} in {channel}:\n" + "\n".join(lines)
@@ -525,7 +548,8 @@ async def deliver_private(interaction: discord.Interaction, outcome: Outcome) ->
             user = client.get_user(user_id) or await client.fetch_user(user_id)
             await user.send(body)
         except discord.Forbidden as exc:
-            if exc.code == DM_CLOSED and user_id == interaction.user.id:
+            if (exc.code == DM_CLOSED and interaction is not None
+                    and user_id == interaction.user.id):
                 await interaction.followup.send(
                     body + "\n(Your DMs are closed, so here it is privately.)", ephemeral=True
                 )
@@ -533,3 +557,72 @@ async def deliver_private(interaction: discord.Interaction, outcome: Outcome) ->
                 log.info("cannot DM coins to %s (code %s)", user_id, exc.code)
         except discord.HTTPException as exc:
             log.warning("DM to %s failed: %s", user_id, exc)
+
+
+# -- posts nobody asked for: AI turns, timeouts, reminders ----------------------------------
+
+
+async def post_outcome(client: discord.Client, outcome: Outcome) -> None:
+    """What an AI stint did, the quiet-channel way: one new living message (the stint's
+    summary, the map, the next member's panel) and the previous one retired; then the coin
+    DMs of a member whose timed-out turn the AI played."""
+    service: GameService = client.service  # type: ignore[attr-defined]
+    game = outcome.game
+    panel = outcome.panel
+    obs = engine.observe(outcome.state, None)
+    jobs = [map_file(outcome.state, outcome.highlight or _highlight(outcome.events),
+                     description=text.map_alt(obs))]
+    if panel is not None and panel.picks and panel.auto is None:
+        jobs.append(row_file(outcome.state, description=text.row_alt(obs)))
+    if outcome.finished:
+        jobs.append(final_file(outcome.state, description=text.final_alt(
+            engine.observe(outcome.state, None, reveal_all=True))))
+    async with _post_locks[game.id]:
+        finished, live = await service.turn_story(game.id, outcome.first_seq)
+        summary_lines = [*outcome.headline, *finished]
+        if outcome.finished:
+            truth = engine.observe(outcome.state, None, reveal_all=True)
+            summary_lines += text.ranking_lines(truth.get("ranking"), truth.get("players", {}))
+            live = []
+        summary = "\n".join(text.clip_lines(summary_lines, SUMMARY_LIMIT, newest=True))
+        prompt = panel_prompt(panel) if panel is not None and panel.actor else ""
+        view = turn_view(panel) if panel is not None and panel.actor else None
+        ping = [discord.Object(id=u) for u in
+                ((panel.actor_id, panel.next_id) if panel is not None else ()) if u]
+        files = [f for f in await asyncio.gather(*jobs) if f is not None]
+        previous = await service.store.game_message(game.id)
+        channel = client.get_partial_messageable(game.channel_id)
+        message = await channel.send(
+            _compose(summary, live, prompt), files=files, view=view,
+            allowed_mentions=discord.AllowedMentions(users=ping, everyone=False, roles=False))
+        _shown[game.id] = outcome.stamp
+        await service.store.set_game_message(game.id, message.id, summary)
+        if previous and previous[0] != message.id:
+            await _edit(client, game.channel_id, previous[0], content=previous[1] or "…",
+                        view=None, allowed_mentions=NO_MENTIONS)
+        for notice in outcome.notices:
+            await channel.send(notice, allowed_mentions=NO_MENTIONS)
+    if outcome.finished:
+        _shown.pop(game.id, None)
+    else:
+        await _dm_lines(client, outcome, None)
+    if panel is not None and panel.auto is None and panel.picks:
+        draw_ahead(service, outcome, "row")
+
+
+async def post_reminder(client: discord.Client, channel_id: int, game_id: int, user_id: int,
+                        line: str) -> None:
+    """A turn reminder by DM (the game's choice) or, if DMs are closed, in the channel."""
+    service: GameService = client.service  # type: ignore[attr-defined]
+    game = await service.store.get_game(game_id)
+    how = ((game.options.get("clock") or {}).get("remind") if game else None) or "dm"
+    if how == "dm":
+        try:
+            user = client.get_user(user_id) or await client.fetch_user(user_id)
+            await user.send(line)
+            return
+        except discord.HTTPException as exc:
+            log.info("reminder DM to %s failed (%s); mentioning instead", user_id, exc)
+    await client.get_partial_messageable(channel_id).send(
+        line, allowed_mentions=discord.AllowedMentions(
+            users=[discord.Object(id=user_id)], everyone=False, roles=False))

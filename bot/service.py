@@ -13,6 +13,7 @@ import itertools
 import logging
 import random
 import re
+import time
 from collections import defaultdict
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -20,6 +21,7 @@ from typing import Any
 
 import engine
 from bot import text
+from bot.clock import ClockConfig, ClockRules, Deadline, clock_of, format_duration, turn_rows
 from bot.store import ChannelBusy, GameRow, GameStatus, Seat, Store, VersionConflict
 from engine import data as engine_data
 
@@ -30,6 +32,8 @@ MAX_PLAYERS = 5
 MAX_SKIP_STEPS = 80
 STORY_ROWS = 120  # actions read back for the living message (a turn is far shorter)
 NAME_LIMIT = 24
+AI_LEVELS = ("easy", "normal", "hard")
+TIMEOUT_LEVEL = "normal"  # the AI that plays a timed-out turn or an away seat
 
 
 # -- errors ---------------------------------------------------------------------------------
@@ -194,6 +198,7 @@ class Panel:
     round: int = 0
     next_id: int | None = None  # while survivors are placed: who plays next (pinged too)
     active: str = ""  # the actor's Active combo ("Forest Elves"), for the Decline question
+    auto: str | None = None  # the AI level playing the actor's seat now (no buttons then)
 
 
 @dataclass(frozen=True, slots=True)
@@ -252,9 +257,15 @@ def board_for(n_players: int) -> str:
 class GameService:
     """Lobbies and games, one per channel; the store is the source of truth."""
 
-    def __init__(self, store: Store, *, rng: random.Random | None = None) -> None:
+    def __init__(self, store: Store, *, rng: random.Random | None = None,
+                 clock: ClockRules | None = None) -> None:
         self.store = store
+        self.rules = clock or ClockRules()
         self._rng = rng or random.SystemRandom()
+        # the clock: the stint each game's deadlines were last written for (skip rewrites),
+        # and who to tell when deadlines changed (the scheduler's wake-up)
+        self._stints: dict[int, str] = {}
+        self.deadlines_changed: Callable[[], None] | None = None
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._cache: dict[int, Loaded] = {}  # channel id -> last loaded state
         self._costs: dict[tuple[int, int], tuple[Target, ...]] = {}
@@ -363,6 +374,8 @@ class GameService:
         opts = dict(options or {})
         if players is not None:
             opts["max_players"] = players
+        if "clock" not in opts:
+            opts["clock"] = clock_of(await self.store.guild_clock(guild_id)).to_json()
         async with self.lock(channel_id):
             try:
                 return await self.store.create_game(
@@ -395,8 +408,9 @@ class GameService:
             seat = Seat(user_id, engine_name(name, [s.name for s in game.players]))
             return await self.store.update_lobby(game.id, players=[*game.players, seat])
 
-    async def leave(self, channel_id: int, user_id: int) -> GameRow:
-        """Leave a lobby; the last player leaving closes it (status ended)."""
+    async def leave(self, channel_id: int, user_id: int, *, is_mod: bool = False) -> GameRow:
+        """Leave a lobby; the last member leaving closes it (status ended), unless a
+        moderator leaves a lobby of AI players to start as a showcase."""
         async with self.lock(channel_id):
             game = await self._open_game(channel_id)
             if game.status is not GameStatus.LOBBY:
@@ -405,7 +419,12 @@ class GameService:
             if not game.seat_of(user_id):
                 raise NotSeated("You are not in this lobby.")
             seats = [s for s in game.players if s.user_id != user_id]
-            opener = seats[0].user_id if seats and user_id == game.opener_id else None
+            humans = [s for s in seats if s.user_id]
+            opener = None
+            if user_id == game.opener_id and humans:
+                opener = humans[0].user_id
+            if not humans and not (is_mod and seats):
+                seats = []
             game = await self.store.update_lobby(game.id, players=seats, opener_id=opener)
             if not seats:
                 await self.store.set_status(game.id, GameStatus.ENDED)
@@ -421,6 +440,9 @@ class GameService:
             if user_id != game.opener_id and not is_mod:
                 raise NotAllowed("Only the player who opened the lobby or a moderator can "
                                  "start the game.")
+            if not any(s.user_id for s in game.players) and not is_mod:
+                raise NotAllowed("A game of AI players only is a showcase: a moderator starts "
+                                 "it. Join it first to play along.")
             n = len(game.players)
             wanted = game.options.get("max_players")
             if n < MIN_PLAYERS:
@@ -434,6 +456,10 @@ class GameService:
             state = engine.new_game(
                 board, [s.name for s in seats], game.seed, game.options.get("engine") or None
             )
+            clock = await self._lobby_clock(game)
+            if clock.to_json() != game.options.get("clock"):  # fixed for the whole game now
+                game = await self.store.update_lobby(
+                    game.id, options={**game.options, "clock": clock.to_json()})
             try:
                 game = await self.store.start_game(
                     game.id, board=board, players=seats, state=engine.dump_state(state)
@@ -441,12 +467,16 @@ class GameService:
             except VersionConflict:
                 raise StaleVersion("The game was started a moment ago.") from None
             self._cache[channel_id] = Loaded(game, state)
+            await self._sync_clock(self._cache[channel_id])
+            started = [text.started_line(board, [s.name for s in seats])]
+            if clock.on:
+                started.append(f"Clock: {clock.describe()}.")
             return Outcome(
                 game=game,
                 state=state,
                 events=[],
-                public=[text.started_line(board, [s.name for s in seats])],
-                headline=[text.started_line(board, [s.name for s in seats])],
+                public=started,
+                headline=list(started),
                 private={},
                 turn_ended=False,
                 finished=False,
@@ -597,9 +627,14 @@ class GameService:
                 raise StaleVersion(STALE_MESSAGE)
             seat = self._seat(loaded.game, user_id)
             self._check_actor(loaded, seat)
+            if self.auto_level(loaded.game, seat.name):
+                raise NotYourTurn("The AI plays your seat while you are away. Take it back "
+                                  "with `/sw back`.")
             parsed = self._parse(seat, action)
             step = self._apply(loaded.state, parsed)
             after = await self._commit(loaded, parsed, step, user_id)
+            if loaded.game.options.get("timeouts", {}).get(seat.name):
+                after = await self._reset_timeouts(after, seat.name)
             events = _events_of(step)
             after, more = await self._autoplay_vacant(after)
             out = self._outcome(after, events + more, user_id)
@@ -607,6 +642,7 @@ class GameService:
             if out.turn_ended:
                 out.highlight = await self._turn_conquests(after.game.id)
             out.panel = await self._panel(after)
+            await self._sync_clock(after)
             return out
 
     async def turn_conquests(self, game_id: int) -> tuple[int, ...]:
@@ -680,6 +716,7 @@ class GameService:
         out = self._outcome(after, [], by)
         out.public = [text.undo_line(who, [r.action for r in removed])]
         out.headline = list(out.public)
+        await self._sync_clock(after)
         return out
 
     # -- moderation -----------------------------------------------------------------------
@@ -706,6 +743,7 @@ class GameService:
             out.first_seq = loaded.version + 1
             out.public.insert(0, text.skipped_line(who))
             out.headline = [text.skipped_line(who)]
+            await self._sync_clock(after)
             return out
 
     async def _play_out(self, loaded: Loaded, actor_id: int | None) -> tuple[Loaded, list[dict]]:
@@ -750,6 +788,7 @@ class GameService:
         user_id: int,
         *,
         replacement: tuple[int, str] | None = None,
+        ai: str | None = None,
     ) -> Outcome | GameRow:
         """Moderator: remove a player. In a lobby the seat goes; in a game a replacement takes
         the seat, or without one the seat is vacant and its turns are skipped."""
@@ -772,6 +811,14 @@ class GameService:
                          for s in game.players]
                 await self.store.set_players(game.id, seats)
                 line = text.replaced_line(seat.name, new_id)
+            elif ai is not None:
+                if ai not in AI_LEVELS:
+                    raise LobbyError(f"There is no AI level {ai!r}; choose easy, normal or "
+                                     "hard.")
+                seats = [Seat(0, s.name, ai=ai) if s.user_id == user_id else s
+                         for s in game.players]
+                await self.store.set_players(game.id, seats)
+                line = f"The AI ({ai}) plays the seat **{seat.name}** from now on."
             else:
                 seats = [Seat(0, s.name) if s.user_id == user_id else s for s in game.players]
                 opts = dict(game.options)
@@ -788,6 +835,8 @@ class GameService:
             out.public.insert(0, line)
             out.headline = [line]
             out.first_seq = loaded.version + 1 if after.version > loaded.version else 0
+            out.panel = await self._panel(after)
+            await self._sync_clock(after)
             return out
 
     async def _set_options(self, game_id: int, options: dict[str, Any]) -> None:
@@ -801,7 +850,259 @@ class GameService:
             self._cache.pop(channel_id, None)
             ended = await self.store.get_game(game.id)
             assert ended is not None
+            await self._sync_clock(Loaded(ended, None))
             return ended
+
+    # -- AI seats -------------------------------------------------------------------------
+
+    @staticmethod
+    def auto_level(game: GameRow, name: str | None) -> str | None:
+        """The AI level that plays this seat now: an AI seat's own, `normal` for a member's
+        seat left to the AI after repeated timeouts, else None (a person plays it)."""
+        seat = game.seat_named(name) if name else None
+        if seat is None:
+            return None
+        if seat.ai:
+            return seat.ai
+        if name in game.options.get("away", ()):
+            return TIMEOUT_LEVEL
+        return None
+
+    def _can_manage_lobby(self, game: GameRow, user_id: int, is_mod: bool) -> None:
+        if user_id != game.opener_id and not is_mod:
+            raise NotAllowed("Only the player who opened the lobby or a moderator can do that.")
+
+    async def _lobby_for_change(self, channel_id: int) -> GameRow:
+        game = await self._open_game(channel_id)
+        if game.status is not GameStatus.LOBBY:
+            raise LobbyError("The game has already started; this is set in the lobby.")
+        return game
+
+    async def add_ai(self, channel_id: int, user_id: int, level: str, *,
+                     is_mod: bool = False) -> GameRow:
+        """Lobby: seat an AI player of `level` (named like "AI (hard) 2")."""
+        if level not in AI_LEVELS:
+            raise LobbyError(f"There is no AI level {level!r}; choose easy, normal or hard.")
+        async with self.lock(channel_id):
+            game = await self._lobby_for_change(channel_id)
+            self._can_manage_lobby(game, user_id, is_mod)
+            if game.options.get("league"):
+                raise LobbyError("League games are played by registered members only: "
+                                 "no AI seats.")
+            limit = game.options.get("max_players", MAX_PLAYERS)
+            if len(game.players) >= limit:
+                raise LobbyError(f"The game is full ({limit} players). Remove an AI with "
+                                 "`/sw ai remove` or open a bigger game.")
+            n = 1 + sum(1 for s in game.players if s.ai)
+            name = engine_name(f"AI ({level}) {n}", [s.name for s in game.players])
+            return await self.store.update_lobby(
+                game.id, players=[*game.players, Seat(0, name, ai=level)])
+
+    async def remove_ai(self, channel_id: int, user_id: int, *, is_mod: bool = False) -> GameRow:
+        """Lobby: remove the last AI seat."""
+        async with self.lock(channel_id):
+            game = await self._lobby_for_change(channel_id)
+            self._can_manage_lobby(game, user_id, is_mod)
+            ais = [s for s in game.players if s.ai]
+            if not ais:
+                raise LobbyError("There is no AI player in this lobby. Add one with "
+                                 "`/sw ai add`.")
+            seats = [s for s in game.players if s is not ais[-1]]
+            return await self.store.update_lobby(game.id, players=seats)
+
+    async def set_clock(self, channel_id: int, user_id: int, clock: ClockConfig, *,
+                        is_mod: bool = False) -> GameRow:
+        """Lobby: choose the game's turn limit and reminders."""
+        async with self.lock(channel_id):
+            game = await self._lobby_for_change(channel_id)
+            self._can_manage_lobby(game, user_id, is_mod)
+            self._check_limit(clock)
+            required = await self._required_limit(game)
+            if required and not clock.on:
+                raise LobbyError(f"This league season requires a turn limit (it uses "
+                                 f"{format_duration(required)} unless you choose another).")
+            return await self.store.update_lobby(
+                game.id, options={**game.options, "clock": clock.to_json()})
+
+    def _check_limit(self, clock: ClockConfig) -> None:
+        if clock.limit is not None and clock.limit < self.rules.min_limit:
+            raise LobbyError(f"A turn limit must be at least "
+                             f"{format_duration(self.rules.min_limit)}; you asked for "
+                             f"{format_duration(clock.limit)}.")
+
+    async def set_server_clock(self, guild_id: int, clock: ClockConfig) -> None:
+        """Moderator: the clock new lobbies of this server start with."""
+        self._check_limit(clock)
+        await self.store.set_guild_clock(guild_id, clock.to_json())
+
+    async def _required_limit(self, game: GameRow) -> int | None:
+        tag = game.options.get("league")
+        if isinstance(tag, dict) and tag.get("season_id"):
+            return await self.store.season_turn_limit(int(tag["season_id"]))
+        return None
+
+    async def _lobby_clock(self, game: GameRow) -> ClockConfig:
+        """The clock a lobby will start with: its own, else the server's default; a league
+        season that requires a clock fills in its limit."""
+        raw = game.options.get("clock")
+        clock = clock_of(raw if raw is not None else await self.store.guild_clock(game.guild_id))
+        required = await self._required_limit(game)
+        if required and not clock.on:
+            clock = ClockConfig(limit=required, remind=clock.remind)
+        return clock
+
+    async def lobby_clock(self, channel_id: int) -> ClockConfig:
+        game = await self._open_game(channel_id)
+        return await self._lobby_clock(game) if game.status is GameStatus.LOBBY else \
+            clock_of(game.options.get("clock"))
+
+    async def auto_act(self, channel_id: int, seat_name: str, action: Any, *,
+                       version: int, level: str) -> Outcome:
+        """Apply an action chosen by the AI for `seat_name`, through the same path as a
+        member's: one transaction before anything is posted, refused (StaleVersion) when the
+        game moved on since the AI looked at it, or when that seat no longer acts."""
+        async with self.lock(channel_id):
+            loaded = await self._active(channel_id)
+            if loaded.version != version or loaded.state.actor != seat_name:
+                raise StaleVersion(STALE_MESSAGE)
+            seat = loaded.game.seat_named(seat_name)
+            if seat is None:
+                raise NotSeated(f"{seat_name} has no seat here.")
+            parsed = self._parse(seat, action)
+            step = self._apply(loaded.state, parsed)
+            after = await self._commit(loaded, parsed, step, None)
+            after, more = await self._autoplay_vacant(after)
+            log.info("game %s: AI (%s) for %s: %s", after.game.id, level, seat_name,
+                     text.action_phrase(_dump(parsed)))
+            return self._outcome(after, _events_of(step) + more, None)
+
+    async def report(self, channel_id: int, events: list[dict[str, Any]]) -> Outcome:
+        """An outcome for events already committed (an AI stint), with the current panel."""
+        async with self.lock(channel_id):
+            game = (await self.store.open_game(channel_id)
+                    or await self.store.last_game(channel_id, started=True))
+            if game is None:
+                raise NoGameHere("There is no game in this channel.")
+            loaded = await self._load(game)
+            out = self._outcome(loaded, events, None)
+            out.highlight = tuple(dict.fromkeys(
+                e["region"] for e in events
+                if e.get("type") == "conquered" and isinstance(e.get("region"), int)))
+            if not loaded.state.finished:
+                out.panel = await self._panel(loaded)
+            await self._sync_clock(loaded)
+            return out
+
+    # -- the clock ------------------------------------------------------------------------
+
+    def _stint(self, loaded: Loaded) -> tuple[str, list[Deadline]]:
+        """Who must act now, as the key of their stint and the deadlines it should have."""
+        game, state = loaded.game, loaded.state
+        if game.status is not GameStatus.ACTIVE or state is None or state.finished:
+            return "over", []
+        now = time.time()
+        actor = state.actor
+        current = state.players[state.current]
+        placing = actor != current
+        if self.auto_level(game, actor):
+            key = f"ai:{actor}:{loaded.version}"
+            due = now if placing else now + self.rules.ai_delay
+            return key, [Deadline(game.id, "ai", actor, key, due)]
+        clock = clock_of(game.options.get("clock"))
+        if not clock.on:
+            return "off", []
+        if placing:
+            key = f"surv:{actor}:{state.round}:{current}"
+            return key, [Deadline(game.id, "survivors", actor, key,
+                                  now + self.rules.survivor_limit)]
+        key = f"turn:{actor}:{state.round}"
+        return key, turn_rows(game.id, actor, key, clock, now)
+
+    async def _sync_clock(self, loaded: Loaded) -> None:
+        """Make the game's deadlines fit who must act now (a no-op within one stint)."""
+        key, rows = self._stint(loaded)
+        if self._stints.get(loaded.game.id) == key:
+            return
+        await self.store.sync_deadlines(loaded.game.id, rows)
+        self._stints[loaded.game.id] = key
+        if self.deadlines_changed is not None:
+            self.deadlines_changed()
+
+    def forget_stint(self, game_id: int) -> None:
+        """A deadline of the game fired: the next sync writes its deadlines again."""
+        self._stints.pop(game_id, None)
+
+    async def sync_all(self) -> int:
+        """At start: every active game's deadlines fit its state (deadlines that passed while
+        the bot was down stay due and fire at once); returns how many games were checked."""
+        games = await self.store.active_games()
+        for game in games:
+            async with self.lock(game.channel_id):
+                try:
+                    await self._sync_clock(await self._load(game))
+                except Exception:  # noqa: BLE001 - one broken game must not stop the others
+                    log.exception("could not arm the clock of game %s", game.id)
+        return len(games)
+
+    async def game_for(self, game_id: int) -> Loaded | None:
+        """The active game with this id and its state (None: it is over or gone)."""
+        game = await self.store.get_game(game_id)
+        if game is None or game.status is not GameStatus.ACTIVE:
+            return None
+        async with self.lock(game.channel_id):
+            return await self._load(game)
+
+    async def timed_out(self, channel_id: int, seat_name: str) -> tuple[int, bool]:
+        """The seat missed its turn limit: count it; after `away_after` in a row the AI keeps
+        the seat. Returns (consecutive timeouts, now away)."""
+        async with self.lock(channel_id):
+            game = await self._open_game(channel_id)
+            opts = dict(game.options)
+            counts = dict(opts.get("timeouts", {}))
+            counts[seat_name] = int(counts.get(seat_name, 0)) + 1
+            opts["timeouts"] = counts
+            away = counts[seat_name] >= self.rules.away_after
+            if away:
+                opts["away"] = sorted({*opts.get("away", []), seat_name})
+            await self.store.set_options(game.id, opts)
+            self._cache.pop(channel_id, None)
+            return counts[seat_name], away
+
+    async def _reset_timeouts(self, loaded: Loaded, seat_name: str) -> Loaded:
+        opts = dict(loaded.game.options)
+        opts["timeouts"] = {k: v for k, v in opts.get("timeouts", {}).items() if k != seat_name}
+        await self.store.set_options(loaded.game.id, opts)
+        game = dataclasses.replace(loaded.game, options=opts)
+        after = Loaded(game, loaded.state, loaded.notices)
+        self._cache[game.channel_id] = Loaded(game, loaded.state)
+        return after
+
+    async def back(self, channel_id: int, user_id: int) -> tuple[Outcome, str]:
+        """A member takes back the seat the AI kept after their timeouts."""
+        async with self.lock(channel_id):
+            loaded = await self._active(channel_id)
+            seat = self._seat(loaded.game, user_id)
+            if seat.name not in loaded.game.options.get("away", ()):
+                raise NotAllowed("Your seat is yours already: the AI plays it only after "
+                                 f"{self.rules.away_after} missed turn limits in a row.")
+            opts = dict(loaded.game.options)
+            opts["away"] = [n for n in opts.get("away", []) if n != seat.name]
+            opts["timeouts"] = {k: v for k, v in opts.get("timeouts", {}).items()
+                                if k != seat.name}
+            await self.store.set_options(loaded.game.id, opts)
+            game = dataclasses.replace(loaded.game, options=opts)
+            after = Loaded(game, loaded.state)
+            self._cache[channel_id] = after
+            out = self._outcome(after, [], user_id)
+            out.panel = await self._panel(after)
+            await self._sync_clock(after)
+            return out, seat.name
+
+    async def time_left(self, game_id: int) -> list[tuple[str, str, float]]:
+        """(seat, kind, seconds left) of the game's running limits (turn, survivors)."""
+        now = time.time()
+        return [(d.seat, d.kind, d.due_at - now) for d in await self.store.deadlines(game_id)
+                if d.kind in ("turn", "survivors")]
 
     # -- what can be done now -------------------------------------------------------------
 
@@ -861,6 +1162,7 @@ class GameService:
             round=int(obs.get("round") or 0),
             next_id=self._next_after(game, obs) if current != state.actor else None,
             active=_active_name(obs, state.actor),
+            auto=self.auto_level(game, state.actor) if state.actor else None,
         )
 
     def _next_after(self, game: GameRow, obs: dict[str, Any]) -> int | None:
@@ -984,7 +1286,15 @@ class GameService:
             obs = engine.observe(loaded.state, None)
             legal = ([] if loaded.state.finished else
                      [_dump(a) for a in engine.legal_actions(loaded.state)])
-            return loaded, text.status_lines(game, obs, legal)
+            lines = text.status_lines(game, obs, legal)
+            level = self.auto_level(game, loaded.state.actor)
+            if level:
+                lines.insert(1, f"The AI ({level}) is playing **{loaded.state.actor}**.")
+            for seat, kind, left in await self.time_left(game.id):
+                what = "to place survivors" if kind == "survivors" else "left in this turn"
+                lines.insert(1, f"⏳ **{seat}**: {format_duration(max(0, left))} {what} "
+                                f"({clock_of(game.options.get('clock')).describe()}).")
+            return loaded, lines
 
     async def history(self, channel_id: int, limit: int = 15) -> list[str]:
         """The last actions of the channel's game, public lines only."""

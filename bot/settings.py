@@ -9,6 +9,8 @@ from pathlib import Path
 from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from bot.clock import ClockRules, Duration
+
 
 class Settings(BaseSettings):
     """Every knob of the bot; names match the environment variables."""
@@ -28,6 +30,24 @@ class Settings(BaseSettings):
     # read by engine/ and render/ themselves (they take no Settings); `export()` hands them on
     smallworld_data_dir: Path | None = None
     smallworld_render_cache: str | None = None
+    # AI players and the turn clock
+    ai_processes: int = Field(1, ge=1, le=8)
+    ai_turn_delay: float = Field(3.0, ge=0, le=600)
+    clock_survivor_limit: Duration = 300
+    clock_away_after: int = Field(2, ge=1, le=50)
+    clock_min_limit: Duration = 60
+
+    @field_validator("clock_survivor_limit", "clock_min_limit")
+    @classmethod
+    def _not_off(cls, v: int | None) -> int:
+        if v is None:
+            raise ValueError("must be a duration like 90s or 5m, not off")
+        return v
+
+    def clock_rules(self) -> ClockRules:
+        return ClockRules(survivor_limit=float(self.clock_survivor_limit or 300),
+                          away_after=self.clock_away_after, ai_delay=self.ai_turn_delay,
+                          min_limit=int(self.clock_min_limit or 60))
 
     @field_validator("discord_token")
     @classmethod

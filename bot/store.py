@@ -21,6 +21,8 @@ from typing import Any
 
 import aiosqlite
 
+from bot.clock import Deadline
+
 MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
 
 
@@ -53,15 +55,22 @@ class GameNotFound(StoreError):
 
 @dataclass(frozen=True, slots=True)
 class Seat:
+    """A seat of a game: a member (user_id), or an AI player (user_id 0, `ai` its level)."""
+
     user_id: int
     name: str
+    ai: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {"id": self.user_id, "name": self.name}
+        d: dict[str, Any] = {"id": self.user_id, "name": self.name}
+        if self.ai:
+            d["ai"] = self.ai
+        return d
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> Seat:
-        return cls(user_id=int(d["id"]), name=str(d["name"]))
+        ai = d.get("ai")
+        return cls(user_id=int(d["id"]), name=str(d["name"]), ai=str(ai) if ai else None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +90,8 @@ class GameRow:
     finished_at: str | None
 
     def seat_of(self, user_id: int) -> Seat | None:
+        if not user_id:  # AI and vacant seats hold user id 0: nobody's seat
+            return None
         return next((s for s in self.players if s.user_id == user_id), None)
 
     def seat_named(self, name: str) -> Seat | None:
@@ -460,6 +471,104 @@ class Store:
                 f" updated_at = {_NOW}",
                 (user_id, int(on)),
             )
+
+    async def active_games(self) -> list[GameRow]:
+        """Every game being played (the scheduler re-arms their deadlines at start)."""
+        rows = await self.fetchall(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE status = 'active' ORDER BY id")
+        return [_game(r) for r in rows]
+
+    # -- the clock ------------------------------------------------------------------------
+
+    async def sync_deadlines(
+        self, game_id: int, rows: Sequence[Deadline], *, keep: Iterable[str] = ()
+    ) -> None:
+        """Make the game's deadlines `rows` (plus the kinds in `keep`, left as they are).
+
+        A row whose stint key is unchanged keeps its due time and fired flag, so re-syncing
+        never pushes a deadline back; a new key re-arms it."""
+        wanted = {r.kind for r in rows} | set(keep)
+        marks = ", ".join("?" for _ in wanted) or "''"
+        async with self.transaction() as conn:
+            await conn.execute(
+                f"DELETE FROM deadlines WHERE game_id = ? AND kind NOT IN ({marks})",
+                (game_id, *wanted),
+            )
+            for r in rows:
+                await conn.execute(
+                    "INSERT INTO deadlines (game_id, kind, seat, key, due_at) VALUES (?, ?, ?, ?, ?)"
+                    " ON CONFLICT (game_id, kind) DO UPDATE SET seat = excluded.seat,"
+                    " key = excluded.key, due_at = excluded.due_at, claimed_at = NULL, fired = 0"
+                    " WHERE deadlines.key != excluded.key",
+                    (game_id, r.kind, r.seat, r.key, r.due_at),
+                )
+
+    async def deadlines(self, game_id: int) -> list[Deadline]:
+        """The game's unfired deadlines, earliest first."""
+        rows = await self.fetchall(
+            "SELECT game_id, kind, seat, key, due_at, claimed_at FROM deadlines"
+            " WHERE game_id = ? AND fired = 0 ORDER BY due_at", (game_id,))
+        return [Deadline(*r) for r in rows]
+
+    async def next_deadline(self, stale: float) -> float | None:
+        """When the earliest unfired deadline is due (a claimed one: when its claim goes
+        stale); None when there is none."""
+        row = await self.fetchone(
+            "SELECT MIN(CASE WHEN claimed_at IS NULL THEN due_at ELSE claimed_at + ? END)"
+            " FROM deadlines WHERE fired = 0", (stale,))
+        return None if row is None or row[0] is None else float(row[0])
+
+    async def claim_due(self, now: float, stale: float) -> list[Deadline]:
+        """Take every due deadline in one statement: a row is claimed by one caller only."""
+        async with self.transaction() as conn, conn.execute(
+            "UPDATE deadlines SET claimed_at = ? WHERE fired = 0 AND due_at <= ?"
+            " AND (claimed_at IS NULL OR claimed_at < ?)"
+            " RETURNING game_id, kind, seat, key, due_at, claimed_at",
+            (now, now, now - stale),
+        ) as cur:
+            rows = await cur.fetchall()
+        return sorted((Deadline(*r) for r in rows), key=lambda d: d.due_at)
+
+    async def finish_deadline(self, row: Deadline) -> bool:
+        """Mark a claimed deadline handled (False: its stint was replaced meanwhile)."""
+        async with self.transaction() as conn:
+            cur = await conn.execute(
+                "UPDATE deadlines SET fired = 1 WHERE game_id = ? AND kind = ? AND key = ?"
+                " AND claimed_at = ?", (row.game_id, row.kind, row.key, row.claimed_at))
+            return cur.rowcount == 1
+
+    async def retry_deadline(self, row: Deadline, due_at: float) -> None:
+        """Give a claimed deadline back, due again at `due_at` (its handler could not finish)."""
+        async with self.transaction() as conn:
+            await conn.execute(
+                "UPDATE deadlines SET claimed_at = NULL, due_at = ? WHERE game_id = ?"
+                " AND kind = ? AND key = ? AND claimed_at = ?",
+                (due_at, row.game_id, row.kind, row.key, row.claimed_at))
+
+    async def guild_clock(self, guild_id: int | None) -> dict[str, Any] | None:
+        """The server's default clock for new lobbies (None: not set)."""
+        if guild_id is None:
+            return None
+        row = await self.fetchone("SELECT clock FROM guild_settings WHERE guild_id = ?",
+                                  (guild_id,))
+        return json.loads(row[0]) if row and row[0] else None
+
+    async def set_guild_clock(self, guild_id: int, clock: dict[str, Any] | None) -> None:
+        async with self.transaction() as conn:
+            await conn.execute(
+                "INSERT INTO guild_settings (guild_id, clock) VALUES (?, ?)"
+                " ON CONFLICT (guild_id) DO UPDATE SET clock = excluded.clock",
+                (guild_id, None if clock is None else _dumps(clock)))
+
+    async def season_turn_limit(self, season_id: int) -> int | None:
+        """The turn limit a league season requires of its games (None: no clock required)."""
+        row = await self.fetchone("SELECT turn_limit FROM seasons WHERE id = ?", (season_id,))
+        return None if row is None or row[0] is None else int(row[0])
+
+    async def set_season_turn_limit(self, season_id: int, seconds: int | None) -> None:
+        async with self.transaction() as conn:
+            await conn.execute("UPDATE seasons SET turn_limit = ? WHERE id = ?",
+                               (seconds, season_id))
 
     # -- the log --------------------------------------------------------------------------
 

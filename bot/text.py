@@ -258,13 +258,20 @@ def describe_private(ev: dict[str, Any]) -> str:
 
 def lobby_lines(game: Any) -> list[str]:
     limit = game.options.get("max_players")
-    seats = ", ".join(f"<@{s.user_id}>" for s in game.players) or "nobody yet"
+    seats = ", ".join(f"**{s.name}**" if s.ai else f"<@{s.user_id}>"
+                      for s in game.players) or "nobody yet"
     size = f"{len(game.players)}/{limit}" if limit else f"{len(game.players)}"
     board = board_label(game.board) if game.board else "chosen by the number of players"
     lines = [
         f"**Small World lobby** — board: {board} — players ({size}): {seats}",
         "Join with the button or `/sw join`; the opener starts with `/sw start`.",
     ]
+    clock = game.options.get("clock")
+    if isinstance(clock, dict):
+        from bot.clock import clock_of
+
+        lines.insert(1, f"Clock: {clock_of(clock).describe()} (`/sw clock` to change it). "
+                        "Add AI players with the menu or `/sw ai add`.")
     tag = game.options.get("league")
     if isinstance(tag, dict):  # kept on every redraw of the lobby (joins, leaves)
         lines.insert(0, f"A **league game** of {tag.get('league', 'the league')}, "

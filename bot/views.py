@@ -30,14 +30,15 @@ def _action_value(action: dict[str, Any]) -> str:
 
 class LobbyButton(
     discord.ui.DynamicItem[discord.ui.Button],
-    template=r"sw:l:(?P<game>\d+):(?P<op>join|leave|start)",
+    template=r"sw:l:(?P<game>\d+):(?P<op>join|leave|start|noai)",
 ):
-    """Join / Leave / Start on a lobby message."""
+    """Join / Leave / Start (and Remove AI) on a lobby message."""
 
     LOOK = {
         "join": ("Join", discord.ButtonStyle.primary),
         "leave": ("Leave", discord.ButtonStyle.secondary),
         "start": ("Start", discord.ButtonStyle.success),
+        "noai": ("Remove AI", discord.ButtonStyle.secondary),
     }
 
     def __init__(self, game_id: int, op: str) -> None:
@@ -60,10 +61,57 @@ class LobbyButton(
         await flow.lobby_click(interaction, self.game_id, self.op)
 
 
+AI_CHOICES = (("easy", "AI (easy): plays sensibly, makes mistakes"),
+              ("normal", "AI (normal): plans each turn"),
+              ("hard", "AI (hard): plans and looks ahead"))
+CLOCK_CHOICES = (("off", "No time limit"), ("10m", "10 minutes a turn"),
+                 ("1h", "1 hour a turn"), ("12h", "12 hours a turn"), ("1d", "1 day a turn"),
+                 ("2d", "2 days a turn"))
+
+
+class LobbySelect(
+    discord.ui.DynamicItem[discord.ui.Select],
+    template=r"sw:l(?P<kind>[ac]):(?P<game>\d+)",
+):
+    """The lobby's menus: add an AI player of a level (`a`), choose the turn limit (`c`)."""
+
+    def __init__(self, game_id: int, kind: str) -> None:
+        if kind == "a":
+            options = [discord.SelectOption(label=label, value=value)
+                       for value, label in AI_CHOICES]
+            placeholder = "Add AI player…"
+        else:
+            options = [discord.SelectOption(label=label, value=value)
+                       for value, label in CLOCK_CHOICES]
+            placeholder = "Turn time limit…"
+        super().__init__(discord.ui.Select(custom_id=f"sw:l{kind}:{game_id}", options=options,
+                                           placeholder=placeholder))
+        self.game_id = game_id
+        self.kind = kind
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str]
+    ) -> LobbySelect:
+        return cls(int(match["game"]), match["kind"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        from bot import flow
+
+        value = self.item.values[0] if self.item.values else ""
+        op = "ai" if self.kind == "a" else "clock"
+        await flow.lobby_click(interaction, self.game_id, op, value)
+
+
 def lobby_view(game: GameRow) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     for op in ("join", "leave", "start"):
         view.add_item(LobbyButton(game.id, op))
+    if any(s.ai for s in game.players):
+        view.add_item(LobbyButton(game.id, "noai"))
+    if not game.options.get("league"):
+        view.add_item(LobbySelect(game.id, "a"))
+    view.add_item(LobbySelect(game.id, "c"))
     return view
 
 
@@ -185,7 +233,7 @@ def _select(panel: Panel, kind: str, placeholder: str, choices: list[tuple[str, 
 
 def turn_view(panel: Panel) -> discord.ui.View | None:
     """The current actor's options: up to four menus and a row of buttons."""
-    if panel.actor is None:
+    if panel.actor is None or panel.auto:
         return None
     menus: list[tuple[str, str, list[tuple[str, dict, str | None]]]] = []
     if panel.picks:
@@ -227,6 +275,8 @@ def turn_view(panel: Panel) -> discord.ui.View | None:
 def panel_prompt(panel: Panel) -> str:
     if panel.actor is None:
         return ""
+    if panel.auto:
+        return f"**{panel.actor}** (AI, {panel.auto}) plays next."
     who = f"<@{panel.actor_id}>" if panel.actor_id else f"**{panel.actor}**"
     if panel.is_defender:
         nxt = f" Then it is <@{panel.next_id}>'s turn." if panel.next_id else ""
@@ -250,4 +300,4 @@ def confirm_view(game_id: int, version: int, verb: str) -> discord.ui.View:
     return view
 
 
-DYNAMIC_ITEMS = (LobbyButton, ActionButton, ActionSelect)
+DYNAMIC_ITEMS = (LobbyButton, LobbySelect, ActionButton, ActionSelect)

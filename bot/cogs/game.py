@@ -8,10 +8,12 @@ from typing import Any
 import discord
 from discord import app_commands
 from discord.ext import commands
+from pydantic import ValidationError
 
 import engine
 from bot import flow, rules_text, text
-from bot.service import GameService, NoGameHere, ServiceError
+from bot.clock import ClockConfig, clock_of, duration
+from bot.service import AI_LEVELS, GameService, NoGameHere, ServiceError
 from bot.store import GameRow
 from bot.ui import NO_MENTIONS, NotModerator, display_name, is_moderator, send
 from bot.views import DYNAMIC_ITEMS
@@ -26,6 +28,23 @@ PIECE_NAMES = {"fortress": "Fortress", "encampment": "Encampment", "hero": "Hero
 
 class ServerOnly(ServiceError):
     code = "server_only"
+
+
+REMIND_CHOICES = [Choice(name="by DM", value="dm"), Choice(name="mention in the channel",
+                                                             value="mention"),
+                  Choice(name="no reminders", value="off")]
+
+
+def _clock(limit: str | None, reminders: str | None, default: ClockConfig) -> ClockConfig:
+    """A clock from command options; malformed input is refused with the format to use."""
+    try:
+        seconds = default.limit if limit is None else duration(limit)
+    except ValueError as exc:
+        raise ServiceError(str(exc)) from None
+    try:
+        return ClockConfig(limit=seconds, remind=reminders or default.remind)
+    except ValidationError:
+        raise ServiceError("Reminders are `dm`, `mention` or `off`.") from None
 
 
 def _channel(interaction: discord.Interaction) -> int:
@@ -52,6 +71,7 @@ class Game(commands.Cog):
     mod = app_commands.Group(name="sw-mod", description="Moderator tools for the game here",
                              guild_only=True,
                              default_permissions=discord.Permissions(manage_guild=True))
+    ai = app_commands.Group(name="ai", description="AI players in the lobby here", parent=sw)
 
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
@@ -101,21 +121,32 @@ class Game(commands.Cog):
         players="Number of seats (2-5); the matching official board is used",
         board="Board to play on (default: the official board for the player count)",
         seed="Seed for a reproducible game (random if left out)",
+        clock="Turn time limit: off, 10m, 12h, 2d ... (default: the server's)",
+        reminders="How the player whose turn it is gets reminded",
     )
     @app_commands.choices(board=[
         Choice(name=text.board_choice(engine_data.board(b).players), value=b)
-        for b in engine_data.BOARD_IDS])
+        for b in engine_data.BOARD_IDS], reminders=REMIND_CHOICES)
     async def new(
         self,
         interaction: discord.Interaction,
         players: app_commands.Range[int, 2, 5] | None = None,
         board: str | None = None,
         seed: app_commands.Range[int, 0, 2_147_483_647] | None = None,
+        clock: app_commands.Range[str, 1, 20] | None = None,
+        reminders: str | None = None,
     ) -> None:
         channel_id = _channel(interaction)
+        options = None
+        if clock is not None or reminders is not None:
+            default = clock_of(await self.service.store.guild_clock(interaction.guild_id))
+            chosen = _clock(clock, reminders, default)
+            self.service._check_limit(chosen)
+            options = {"clock": chosen.to_json()}
         game = await self.service.open_lobby(
             guild_id=interaction.guild_id, channel_id=channel_id, user_id=interaction.user.id,
             name=display_name(interaction.user), players=players, board=board, seed=seed,
+            options=options,
         )
         await flow.post_lobby(interaction, game, "A new game of Small World!")
 
@@ -127,13 +158,43 @@ class Game(commands.Cog):
 
     @sw.command(name="leave", description="Leave the lobby in this channel")
     async def leave(self, interaction: discord.Interaction) -> None:
-        game = await self.service.leave(_channel(interaction), interaction.user.id)
+        settings = self.bot.settings  # type: ignore[attr-defined]
+        game = await self.service.leave(_channel(interaction), interaction.user.id,
+                                        is_mod=is_moderator(interaction, settings.mod_role_id))
         await flow.lobby_changed(interaction, game, text.LOBBY_LEFT.format(game=game.id))
 
     @sw.command(name="start", description="Start the game (the opener or a moderator)")
     async def start(self, interaction: discord.Interaction) -> None:
         _channel(interaction)
         await flow.start_game(interaction)
+
+    # -- AI players and the clock -------------------------------------------------------
+
+    def _is_mod(self, interaction: discord.Interaction) -> bool:
+        return is_moderator(interaction, self.bot.settings.mod_role_id)  # type: ignore[attr-defined]
+
+    @ai.command(name="add", description="Seat an AI player in the lobby here")
+    @app_commands.describe(level="easy: makes mistakes; normal: plans each turn; hard: looks "
+                                 "ahead")
+    @app_commands.choices(level=[Choice(name=n, value=n) for n in AI_LEVELS])
+    async def ai_add(self, interaction: discord.Interaction, level: str = "normal") -> None:
+        game = await self.service.add_ai(_channel(interaction), interaction.user.id, level,
+                                         is_mod=self._is_mod(interaction))
+        await flow.lobby_changed(interaction, game, f"An AI ({level}) joined the lobby.")
+
+    @ai.command(name="remove", description="Remove the last AI player from the lobby here")
+    async def ai_remove(self, interaction: discord.Interaction) -> None:
+        game = await self.service.remove_ai(_channel(interaction), interaction.user.id,
+                                            is_mod=self._is_mod(interaction))
+        await flow.lobby_changed(interaction, game, "An AI player left the lobby.")
+
+    @sw.command(name="back", description="Take your seat back from the AI after timeouts")
+    async def back(self, interaction: discord.Interaction) -> None:
+        outcome, seat = await self.service.back(_channel(interaction), interaction.user.id)
+        outcome.public = [f"Welcome back, {interaction.user.mention}: you play **{seat}** "
+                          "again."]
+        outcome.headline = list(outcome.public)
+        await flow.announce(interaction, outcome, fresh=True)
 
     # -- turn actions ---------------------------------------------------------------------
 
@@ -400,18 +461,37 @@ class Game(commands.Cog):
 
     @mod.command(name="kick", description="Remove a player (optionally hand the seat to someone)")
     @app_commands.describe(member="The player to remove",
-                           replacement="Who takes over the seat (else its turns are skipped)")
+                           replacement="Who takes over the seat (else its turns are skipped)",
+                           ai="Or: an AI of this level plays the seat from now on")
+    @app_commands.choices(ai=[Choice(name=n, value=n) for n in AI_LEVELS])
     async def mod_kick(self, interaction: discord.Interaction, member: discord.User,
-                       replacement: discord.User | None = None) -> None:
+                       replacement: discord.User | None = None, ai: str | None = None) -> None:
         channel_id = _channel(interaction)
         self._require_mod(interaction)
+        if replacement is not None and ai is not None:
+            raise ServiceError("Choose a replacement member or an AI level, not both.")
         repl = (replacement.id, display_name(replacement)) if replacement else None
         result = await self.service.kick(channel_id, interaction.user.id, member.id,
-                                         replacement=repl)
+                                         replacement=repl, ai=ai)
         if isinstance(result, GameRow):  # still a lobby
             await flow.lobby_changed(interaction, result, f"{member.mention} was removed.")
         else:
             await flow.announce(interaction, result, fresh=True)
+
+    @mod.command(name="clock", description="The turn clock new lobbies on this server start with")
+    @app_commands.describe(limit="Turn time limit: off, 10m, 12h, 2d ...",
+                           reminders="How the player whose turn it is gets reminded")
+    @app_commands.choices(reminders=REMIND_CHOICES)
+    async def mod_clock(self, interaction: discord.Interaction,
+                        limit: app_commands.Range[str, 1, 20],
+                        reminders: str | None = None) -> None:
+        _channel(interaction)
+        self._require_mod(interaction)
+        old = clock_of(await self.service.store.guild_clock(interaction.guild_id))
+        clock = _clock(limit, reminders, old)
+        await self.service.set_server_clock(interaction.guild_id or 0, clock)
+        await send(interaction, f"New lobbies on this server start with {clock.describe()}. "
+                                "Each lobby can still change it.", ephemeral=True)
 
     @mod.command(name="end", description="Stop the game or lobby in this channel")
     async def mod_end(self, interaction: discord.Interaction) -> None:

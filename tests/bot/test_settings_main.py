@@ -16,7 +16,8 @@ from bot.settings import Settings
 
 KEYS = ("DISCORD_TOKEN", "DATABASE_URL", "MOD_ROLE_ID", "DEV_GUILD_ID", "LOG_LEVEL",
         "DISCORD_API_BASE", "DISCORD_GATEWAY", "RENDER_PROCESSES", "SMALLWORLD_DATA_DIR",
-        "SMALLWORLD_RENDER_CACHE")
+        "SMALLWORLD_RENDER_CACHE", "AI_PROCESSES", "AI_TURN_DELAY", "CLOCK_SURVIVOR_LIMIT",
+        "CLOCK_AWAY_AFTER", "CLOCK_MIN_LIMIT")
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -51,7 +52,11 @@ def test_reads_dotenv(clean_env: Path) -> None:
 
 @pytest.mark.parametrize(("key", "value"), [("LOG_LEVEL", "LOUD"), ("MOD_ROLE_ID", "x"),
                                             ("RENDER_PROCESSES", "0"),
-                                            ("RENDER_PROCESSES", "many")])
+                                            ("RENDER_PROCESSES", "many"),
+                                            ("CLOCK_SURVIVOR_LIMIT", "5 minutes"),
+                                            ("CLOCK_SURVIVOR_LIMIT", "off"),
+                                            ("CLOCK_MIN_LIMIT", "10x"),
+                                            ("AI_TURN_DELAY", "-1")])
 def test_invalid_values(clean_env: Path, monkeypatch: pytest.MonkeyPatch, key: str,
                         value: str) -> None:
     monkeypatch.setenv("DISCORD_TOKEN", "t")

@@ -12,7 +12,7 @@ import engine
 from bot import rules_text, text
 from bot.service import GameService
 from bot.store import Store
-from bot.views import ActionButton, ActionSelect, LobbyButton, lobby_view, turn_view
+from bot.views import ActionButton, ActionSelect, LobbyButton, LobbySelect, lobby_view, turn_view
 
 CH = 7
 
@@ -83,9 +83,12 @@ def _ids(view) -> list[str]:
 async def test_lobby_view_ids(service: GameService) -> None:
     game = await service.lobby(CH)
     ids = _ids(lobby_view(game))
-    assert ids == [f"sw:l:{game.id}:join", f"sw:l:{game.id}:leave", f"sw:l:{game.id}:start"]
-    for cid in ids:
+    assert ids == [f"sw:l:{game.id}:join", f"sw:l:{game.id}:leave", f"sw:l:{game.id}:start",
+                   f"sw:la:{game.id}", f"sw:lc:{game.id}"]
+    for cid in ids[:3]:
         assert LobbyButton.__discord_ui_compiled_template__.fullmatch(cid)
+    for cid in ids[3:]:
+        assert LobbySelect.__discord_ui_compiled_template__.fullmatch(cid)
 
 
 async def test_turn_view_carries_version_and_legal_actions(service: GameService) -> None:

@@ -1,0 +1,222 @@
+"""AI seats and timeouts: the AI plays through the game service, off the event loop.
+
+`decide` runs `ai.choose` in a worker (a process under `python -m bot`, a thread in tests and
+the demo): the state goes over as its engine dump, the action comes back as its protocol
+line, so the event loop only waits. `AutoPlayer.play` plays one stint — an AI seat's turn, a
+timed-out member's turn, survivors to place — one action at a time through
+`GameService.auto_act` (the same commit-before-reply path and version checks as a member's
+command), then posts one summary with the map (`post`). `AutoPlayer.fire` is the scheduler's
+handler for every deadline kind (bot/clock.py).
+
+Nothing here touches discord: the bot passes `post` and `remind` callbacks (bot/flow.py), the
+demo (bot/demo.py) passes its own.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
+
+import engine
+from bot.clock import Deadline, clock_of, format_duration
+from bot.service import (
+    TIMEOUT_LEVEL,
+    GameService,
+    Outcome,
+    RuleBroken,
+    StaleVersion,
+    _skip_action,
+)
+
+log = logging.getLogger(__name__)
+
+MAX_STINT_STEPS = 200  # a turn has far fewer actions; a guard against a loop
+RETRY_AFTER = 30.0  # seconds before a deadline whose handler failed is tried again
+
+# player-facing lines (kept together for the translators)
+TIMEOUT_LINE = ("⏰ **{seat}** ran out of time ({limit}): the AI ({level}) plays this turn "
+                "for them.")
+AWAY_LINE = ("After {n} missed turn limits in a row the AI keeps playing **{seat}** until "
+             "<@{user}> comes back with `/sw back`.")
+SURVIVORS_LINE = ("⏰ **{seat}** did not place their survivors in time ({limit}): the AI "
+                  "places them.")
+REMIND_LINE = ("⏰ <@{user}>, it is your turn in <#{channel}> (game #{game}): {left} left, "
+               "then the AI plays it for you.")
+
+_POOL: Executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ai")
+_workers = 1
+
+
+def use_ai_process(workers: int = 1) -> None:
+    """Run the AI in worker processes (the bot): the event loop keeps its GIL and core."""
+    global _POOL, _workers
+    old = _POOL
+    _POOL, _workers = _process_pool(workers), workers
+    old.shutdown(wait=False)
+
+
+def _process_pool(workers: int) -> ProcessPoolExecutor:
+    import multiprocessing
+
+    return ProcessPoolExecutor(max_workers=workers,
+                               mp_context=multiprocessing.get_context("spawn"))
+
+
+def stop_ai() -> None:
+    if isinstance(_POOL, ProcessPoolExecutor):
+        _POOL.shutdown(wait=False, cancel_futures=True)
+
+
+def _choose(dump: dict[str, Any], level: str, seed: int) -> dict[str, Any]:
+    """Runs in the worker: the AI's action for the state's actor, as a protocol line."""
+    from ai import choose
+
+    state = engine.load_state(dump)
+    return choose(state, level=level, seed=seed).model_dump(mode="json")
+
+
+async def decide(state: Any, level: str, seed: int) -> dict[str, Any]:
+    """The AI's action for `state.actor`, computed off the event loop."""
+    global _POOL
+    dump = engine.dump_state(state)
+    loop = asyncio.get_running_loop()
+    try:
+        return await loop.run_in_executor(_POOL, _choose, dump, level, seed)
+    except BrokenProcessPool:
+        log.error("an AI worker died; starting a new one")
+        _POOL = _process_pool(_workers)
+        return await loop.run_in_executor(_POOL, _choose, dump, level, seed)
+
+
+def ai_seed(game_seed: int, version: int) -> int:
+    """The AI's seed for one decision: the same game position gives the same choice."""
+    return (game_seed * 1_000_003 + version) % 2**31
+
+
+Post = Callable[[Outcome], Awaitable[None]]
+Remind = Callable[[int, int, int, str], Awaitable[None]]  # channel, game, user, text
+
+
+class AutoPlayer:
+    """Plays AI stints through the service and handles the scheduler's deadlines."""
+
+    def __init__(self, service: GameService, post: Post, remind: Remind | None = None) -> None:
+        self.service = service
+        self.post = post
+        self.remind = remind
+        self.stints = 0
+
+    async def play(self, channel_id: int, seat: str, *, forced: str | None = None,
+                   header: list[str] | None = None) -> Outcome | None:
+        """Play `seat`'s part of the current turn with the AI, then post one summary.
+
+        `forced` is the level for a member's seat whose limit ran out (otherwise the seat's
+        own AI level). AI defenders who must place survivors within the same turn are played
+        too; the stint stops when a member must act, the next turn starts, or the game ends.
+        """
+        service = self.service
+        events: list[dict[str, Any]] = []
+        start: tuple[int, int] | None = None
+        for _ in range(MAX_STINT_STEPS):
+            loaded = await service.view(channel_id)
+            state = loaded.state
+            if state.finished:
+                break
+            turn = (state.round, state.current)
+            if start is None:
+                start = turn
+            elif turn != start:
+                break
+            actor = state.actor
+            level = forced if forced and actor == seat else service.auto_level(loaded.game,
+                                                                               actor)
+            if level is None:
+                break
+            try:
+                action = await decide(state, level, ai_seed(loaded.game.seed, loaded.version))
+            except Exception:  # noqa: BLE001 - the plainest legal action keeps the game going
+                log.exception("game %s: the AI failed to choose for %s", loaded.game.id, actor)
+                action = _plain(state)
+            try:
+                out = await service.auto_act(channel_id, actor, action, version=loaded.version,
+                                             level=level)
+            except StaleVersion:
+                continue  # somebody acted meanwhile: look again
+            except RuleBroken as exc:
+                log.error("game %s: the AI chose a refused action %s (%s)", loaded.game.id,
+                          action, exc.rule_code)
+                out = await service.auto_act(channel_id, actor, _plain(state),
+                                             version=loaded.version, level=level)
+            events.extend(out.events)
+        if not events and not header:
+            return None
+        report = await service.report(channel_id, events)
+        report.public = [*(header or []), *report.public]
+        self.stints += 1
+        await self.post(report)
+        return report
+
+    async def fire(self, row: Deadline) -> None:
+        """The scheduler's handler: a due deadline of any kind."""
+        service = self.service
+        try:
+            await self._fire(row)
+        except Exception:
+            await service.store.retry_deadline(row, time.time() + RETRY_AFTER)
+            raise
+        else:
+            await service.store.finish_deadline(row)
+        finally:
+            service.forget_stint(row.game_id)
+
+    async def _fire(self, row: Deadline) -> None:
+        service = self.service
+        loaded = await service.game_for(row.game_id)
+        if loaded is None or loaded.state.finished:
+            return
+        game, state = loaded.game, loaded.state
+        channel_id = game.channel_id
+        actor = state.actor
+        current = state.players[state.current]
+        if row.kind == "ai":
+            if service.auto_level(game, actor):
+                await self.play(channel_id, actor)
+            return
+        if actor != row.seat or service.auto_level(game, actor):
+            return  # the stint is over (or the AI has the seat): nothing to do
+        stint = (f"turn:{actor}:{state.round}" if actor == current
+                 else f"surv:{actor}:{state.round}:{current}")
+        if stint != row.key:
+            return
+        if row.kind in ("half", "near"):
+            seat = game.seat_named(row.seat)
+            deadline = next((d for d in await service.store.deadlines(game.id)
+                             if d.kind == "turn"), None)
+            if seat is None or not seat.user_id or deadline is None or self.remind is None:
+                return
+            left = format_duration(max(0.0, deadline.due_at - time.time()))
+            line = REMIND_LINE.format(user=seat.user_id, channel=channel_id, game=game.id,
+                                      left=left)
+            await self.remind(channel_id, game.id, seat.user_id, line)
+        elif row.kind == "turn":
+            count, away = await service.timed_out(channel_id, actor)
+            limit = format_duration(clock_of(game.options.get("clock")).limit)
+            header = [TIMEOUT_LINE.format(seat=actor, limit=limit, level=TIMEOUT_LEVEL)]
+            seat = game.seat_named(actor)
+            if away and seat is not None:
+                header.append(AWAY_LINE.format(n=count, seat=actor, user=seat.user_id))
+            await self.play(channel_id, actor, forced=TIMEOUT_LEVEL, header=header)
+        elif row.kind == "survivors":
+            limit = format_duration(service.rules.survivor_limit)
+            header = [SURVIVORS_LINE.format(seat=actor, limit=limit)]
+            await self.play(channel_id, actor, forced=TIMEOUT_LEVEL, header=header)
+
+
+def _plain(state: Any) -> Any:
+    action = _skip_action(engine.legal_actions(state))
+    return action if action is not None else engine.legal_actions(state)[0]

@@ -1,0 +1,241 @@
+"""The play-by-post clock: turn time limits, reminders, and the one scheduler that fires every
+game's deadlines.
+
+A limit is written like `off`, `90s`, `10m`, `12h`, `2d` or `1h30m` (`Duration`, a pydantic
+type: bad input is refused at the edge with a sentence that shows the format). A game's clock
+(`ClockConfig`) lives in its options, chosen in the lobby or taken from the server default.
+
+Deadlines live in the database (bot/store.py `deadlines` table), one row per game and kind:
+
+- `turn`: the current player's turn limit; on timeout the AI (normal) plays the turn;
+- `half`, `near`: reminders at half time and when a tenth of the limit is left;
+- `survivors`: a defender's short limit for placing survivors, then the AI places them;
+- `ai`: an AI-controlled seat must act (AI turns are paced through the same scheduler).
+
+`Scheduler` is a single task for all games: it sleeps until the earliest unfired deadline,
+is woken when deadlines change, claims the due rows atomically (so each fires once, also
+with several bot processes on one database) and hands each to the bot's handler.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import re
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, TypeAdapter, ValidationError
+
+log = logging.getLogger(__name__)
+
+UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+MAX_LIMIT = 14 * 86400
+_PART = re.compile(r"(\d+)\s*([smhd])")
+_WHOLE = re.compile(r"^(?:\d+\s*[smhd]\s*)+$")
+NEAR_SHARE = 0.1  # the "near the end" reminder comes when this share of the limit is left
+
+DURATION_HELP = ("Write the time limit as `off` or a number with a unit: `30s`, `10m`, `12h`, "
+                 "`2d`, or combined like `1h30m`.")
+
+
+def parse_duration(value: Any) -> int | None:
+    """Seconds from "off" / "10m" / "12h" / "2d" / "1h30m" (None = off); ValueError otherwise."""
+    if value is None:
+        return None
+    if isinstance(value, bool):
+        raise ValueError(DURATION_HELP)
+    if isinstance(value, int | float):
+        seconds = int(value)
+    else:
+        text = str(value).strip().lower()
+        if text in ("off", "none", "no", "0", ""):
+            return None
+        if not _WHOLE.match(text):
+            raise ValueError(f"{str(value)[:40]!r} is not a time limit. {DURATION_HELP}")
+        seconds = sum(int(n) * UNITS[u] for n, u in _PART.findall(text))
+    if seconds <= 0:
+        return None
+    if seconds > MAX_LIMIT:
+        raise ValueError(f"A turn limit can be at most {MAX_LIMIT // 86400} days.")
+    return seconds
+
+
+Duration = Annotated[int | None, BeforeValidator(parse_duration)]
+_DURATION = TypeAdapter(Duration)
+
+
+def duration(value: Any) -> int | None:
+    """Validate a duration through the pydantic type; ValueError carries the player sentence."""
+    try:
+        return _DURATION.validate_python(value)
+    except ValidationError as exc:
+        msg = exc.errors()[0].get("ctx", {}).get("error") or exc.errors()[0].get("msg")
+        raise ValueError(str(msg).removeprefix("Value error, ")) from None
+
+
+def format_duration(seconds: float | None) -> str:
+    """`2d 3h`, `10m`, `45s` — the two largest units; "off" for None."""
+    if seconds is None:
+        return "off"
+    left = max(0, int(round(seconds)))
+    parts = []
+    for unit, size in (("d", 86400), ("h", 3600), ("m", 60), ("s", 1)):
+        if left >= size or (unit == "s" and not parts):
+            n, left = divmod(left, size)
+            parts.append(f"{n}{unit}")
+        if len(parts) == 2:
+            break
+    return " ".join(parts)
+
+
+Remind = Literal["dm", "mention", "off"]
+
+
+class ClockConfig(BaseModel):
+    """A game's clock, kept in the game's options as JSON."""
+
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+    limit: Duration = None  # seconds per turn; None = no clock
+    remind: Remind = "dm"
+
+    @property
+    def on(self) -> bool:
+        return self.limit is not None
+
+    def describe(self) -> str:
+        if not self.on:
+            return "no turn time limit"
+        how = {"dm": "reminders by DM", "mention": "reminders in the channel",
+               "off": "no reminders"}[self.remind]
+        return f"turn time limit {format_duration(self.limit)}, {how}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"limit": self.limit, "remind": self.remind}
+
+
+def clock_of(value: Any) -> ClockConfig:
+    """The clock stored in options (malformed or missing: no clock)."""
+    if isinstance(value, dict):
+        try:
+            return ClockConfig.model_validate(value)
+        except ValidationError:
+            log.warning("ignoring a malformed clock %r", value)
+    return ClockConfig()
+
+
+@dataclass(frozen=True, slots=True)
+class ClockRules:
+    """The bot-wide clock settings (bot/settings.py)."""
+
+    survivor_limit: float = 300.0  # seconds a human defender has to place survivors
+    away_after: int = 2  # consecutive timeouts after which the AI keeps the seat
+    ai_delay: float = 3.0  # seconds between AI turns, so the channel can follow
+    min_limit: int = 60  # the shortest turn limit a lobby may choose
+
+
+# -- deadline rows --------------------------------------------------------------------------
+
+KINDS = ("turn", "half", "near", "survivors", "ai")
+
+
+@dataclass(frozen=True, slots=True)
+class Deadline:
+    """One deadline row: `key` names the stint it belongs to (a new stint replaces it)."""
+
+    game_id: int
+    kind: str
+    seat: str
+    key: str
+    due_at: float  # unix time
+    claimed_at: float | None = None
+
+
+def turn_rows(game_id: int, seat: str, key: str, clock: ClockConfig, now: float) -> list[Deadline]:
+    """The turn limit of a human seat and its reminders, from `now`."""
+    assert clock.limit is not None
+    rows = [Deadline(game_id, "turn", seat, key, now + clock.limit)]
+    if clock.remind != "off":
+        rows.append(Deadline(game_id, "half", seat, key, now + clock.limit / 2))
+        rows.append(Deadline(game_id, "near", seat, key, now + clock.limit * (1 - NEAR_SHARE)))
+    return rows
+
+
+# -- the scheduler --------------------------------------------------------------------------
+
+
+class Scheduler:
+    """One task for every game's deadlines: sleep until the earliest, claim, fire, repeat."""
+
+    STALE = 300.0  # a claim older than this (its handler died with its process) is retaken
+
+    def __init__(self, store: Any, fire: Callable[[Deadline], Awaitable[None]], *,
+                 clock: Callable[[], float] = time.time) -> None:
+        self.store = store
+        self.fire = fire
+        self.now = clock
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        self._running: set[asyncio.Task[None]] = set()
+        self.fired = 0
+
+    def start(self) -> None:
+        if self._task is None or self._task.done():
+            self._task = asyncio.create_task(self._run(), name="sw-scheduler")
+
+    def wake(self) -> None:
+        """Deadlines changed: look again at the earliest one."""
+        self._wake.set()
+
+    async def stop(self) -> None:
+        tasks = [t for t in (self._task, *self._running) if t is not None]
+        for t in tasks:
+            t.cancel()
+        for t in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await t
+        self._task = None
+
+    async def idle(self) -> None:
+        """Wait for the handlers running now (tests, demo)."""
+        while self._running:
+            await asyncio.gather(*list(self._running), return_exceptions=True)
+
+    async def _run(self) -> None:
+        while True:
+            try:
+                await self._tick()
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # noqa: BLE001 - the scheduler must outlive a bad moment
+                log.exception("the deadline scheduler failed; retrying in 5 s")
+                await asyncio.sleep(5)
+
+    async def _tick(self) -> None:
+        self._wake.clear()
+        earliest = await self.store.next_deadline(self.STALE)
+        if earliest is None:
+            await self._wake.wait()
+            return
+        delay = earliest - self.now()
+        if delay > 0:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), timeout=min(delay, 3600))
+            return
+        for row in await self.store.claim_due(self.now(), self.STALE):
+            task = asyncio.create_task(self._fire(row), name=f"sw-deadline-{row.game_id}")
+            self._running.add(task)
+            task.add_done_callback(self._running.discard)
+
+    async def _fire(self, row: Deadline) -> None:
+        try:
+            await self.fire(row)
+            self.fired += 1
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # noqa: BLE001 - one game's failure must not stop the others
+            log.exception("deadline %s of game %s failed", row.kind, row.game_id)
