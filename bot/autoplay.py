@@ -27,6 +27,7 @@ from bot.clock import Deadline, clock_of, format_duration
 from bot.service import (
     TIMEOUT_LEVEL,
     GameService,
+    NoGameHere,
     Outcome,
     RuleBroken,
     StaleVersion,
@@ -123,7 +124,10 @@ class AutoPlayer:
         events: list[dict[str, Any]] = []
         start: tuple[int, int] | None = None
         for _ in range(MAX_STINT_STEPS):
-            loaded = await service.view(channel_id)
+            try:
+                loaded = await service.view(channel_id)
+            except NoGameHere:
+                break  # finished, or ended by a moderator
             state = loaded.state
             if state.finished:
                 break
@@ -153,6 +157,8 @@ class AutoPlayer:
                 out = await service.auto_act(channel_id, actor, _plain(state),
                                              version=loaded.version, level=level)
             events.extend(out.events)
+            if out.finished:
+                break
         if not events and not header:
             return None
         report = await service.report(channel_id, events)

@@ -626,10 +626,10 @@ class GameService:
             ):
                 raise StaleVersion(STALE_MESSAGE)
             seat = self._seat(loaded.game, user_id)
-            self._check_actor(loaded, seat)
             if self.auto_level(loaded.game, seat.name):
                 raise NotYourTurn("The AI plays your seat while you are away. Take it back "
                                   "with `/sw back`.")
+            self._check_actor(loaded, seat)
             parsed = self._parse(seat, action)
             step = self._apply(loaded.state, parsed)
             after = await self._commit(loaded, parsed, step, user_id)
