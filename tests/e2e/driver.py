@@ -11,6 +11,7 @@ player who scored, a DM (or ephemeral fallback) with their exact coins.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 import re
@@ -76,6 +77,12 @@ class StateReader:
         rows = await self.store.actions(game_id)
         return sum(e.get("type") == "turn_ended" for r in rows for e in r.events)
 
+    async def events_at(self, game_id: int, seq: int) -> list[dict[str, Any]]:
+        """The events of action number `seq` (later ones may be the AI's)."""
+        assert self.store is not None
+        rows = await self.store.actions(game_id, after=seq - 1, upto=seq)
+        return list(rows[-1].events) if rows else []
+
 
 @dataclass
 class TurnRecord:
@@ -119,7 +126,7 @@ class GameDriver:
                  reader: StateReader, *, seed: int, mode: str = "mixed",
                  check_secrets: bool = True, check_coins: bool = True,
                  conquests: tuple[int, int] = (3, 5), autocomplete: float = 1.0,
-                 check_pictures: bool = False) -> None:
+                 check_pictures: bool = False, ai: tuple[str, ...] = ()) -> None:
         self.fake = fake
         self.channel = channel
         self.channel_id = int(channel["id"])
@@ -134,6 +141,8 @@ class GameDriver:
         self.conquest_range = conquests
         self.autocomplete_rate = autocomplete
         self.check_pictures = check_pictures
+        self.ai = ai  # levels of the AI players the opener adds in the lobby
+        self.ai_waits = 0  # times the driver waited for the AI to play
         self.picture_checks = 0
         self.turns: list[TurnRecord] = []
         self.sent: list[Sent] = []
@@ -150,12 +159,15 @@ class GameDriver:
 
     # -- setup --------------------------------------------------------------------------
 
-    async def open_game(self, *, timeout: float = 15.0) -> Message:
-        """/sw new by the first user, Join buttons for the rest, Start: the first panel."""
+    async def open_game(self, *, timeout: float = 15.0,
+                        new_options: dict[str, Any] | None = None) -> Message:
+        """/sw new by the first user, Join buttons for the rest, the Add AI menu for each AI
+        level, Start: the first panel (or the first AI's turn)."""
         fake, ch = self.fake, self.channel
         opener, *others = self.users
         inter = await fake.slash(opener, ch, "sw new",
-                                 options={"players": len(self.users), "seed": self.seed})
+                                 options={"players": len(self.users) + len(self.ai),
+                                          "seed": self.seed, **(new_options or {})})
         lobby = await fake.wait_for_reply(inter, timeout=timeout)
         for i, user in enumerate(others):
             if i % 2 == 0:
@@ -163,9 +175,13 @@ class GameDriver:
             else:
                 join = await fake.slash(user, ch, "sw join")
             await fake.wait_for_reply(join, timeout=timeout)
+        for level in self.ai:
+            cid = next(c for c in lobby.custom_ids() if c.startswith("sw:la:"))
+            add = await fake.select(opener, lobby, cid, [level])
+            await fake.wait_for_reply(add, timeout=timeout)
         start = await fake.click(opener, lobby, label="Start")
         await fake.wait_for_ack(start, timeout=timeout)
-        first = await fake.wait_for_message(ch, lambda m: "it is your turn" in m.content,
+        first = await fake.wait_for_message(ch, lambda m: "The game starts" in m.content,
                                             timeout=timeout, after=start.sent_at)
         loaded = await self.reader.loaded(self.channel_id)
         self.game_id = loaded.game.id
@@ -186,6 +202,23 @@ class GameDriver:
     def live_messages(self) -> list[Message]:
         """Public messages in the channel that still carry components."""
         return [m for m in self.fake.messages_in(self.channel) if m.custom_ids()]
+
+    @staticmethod
+    def ai_plays(loaded: Loaded) -> bool:
+        """The AI must act now (an AI seat, or a member's seat the AI keeps)."""
+        return GameService.auto_level(loaded.game, loaded.state.actor) is not None
+
+    async def wait_for_ai(self, loaded: Loaded, *, timeout: float = 120.0) -> Loaded:
+        """Wait until the AI has played (the version moved on and a member must act)."""
+        self.ai_waits += 1
+        end = time.monotonic() + timeout
+        while True:
+            now = await self.loaded()
+            if now.state.finished or (now.version != loaded.version and not self.ai_plays(now)):
+                return now
+            if time.monotonic() > end:
+                raise DriverError(f"the AI did not play {loaded.state.actor} within {timeout} s")
+            await asyncio.sleep(0.05)
 
     def panel_message(self, loaded: Loaded) -> Message | None:
         """The newest public message carrying the panel for the current version."""
@@ -397,14 +430,18 @@ class GameDriver:
         after = await self.loaded()
         if after.version == before.version:
             raise DriverError(f"{action} was refused: {sent.reply.content!r}")
-        if after.version != before.version + 1:  # only the bot's own survivor placements
+        if after.version != before.version + 1:  # the bot's own survivor placements (or AIs)
             auto = await self.reader.store.actions(after.game.id, after=before.version + 1)
-            if any(r.actor_id is not None or r.action["do"] not in ("deploy", "end")
-                   for r in auto):
+            if not self.ai and any(r.actor_id is not None or r.action["do"] not in
+                                   ("deploy", "end") for r in auto):
                 raise DriverError(f"{action}: version {before.version} -> {after.version}")
             self.auto_steps += len(auto)
-        events = await self.reader.first_events(after.game.id, before.version + 1)
-        if not after.state.finished:  # the living message shows the new version at once
+        if self.ai:  # only this action's events: the AI may have played on already
+            events = await self.reader.events_at(after.game.id, before.version + 1)
+        else:
+            events = await self.reader.first_events(after.game.id, before.version + 1)
+        if not after.state.finished and not self.ai:
+            # the living message shows the new version at once
             await self.fake.wait_until(lambda: self.panel_message(after) is not None,
                                        timeout=10, what="the living panel of the new version")
             # the message before it was retired (its components edited away) just after
@@ -452,6 +489,9 @@ class GameDriver:
             if ev.get("type") != "scored":
                 continue
             name = ev["player"]
+            seat = after.game.seat_named(name)
+            if seat is None or not seat.user_id:
+                continue  # an AI seat: nobody to tell
             truth = engine.observe(after.state, name)["players"][name]["coins"]
             assert ev["coins"] == truth, (ev, truth)
             user = self.user_of(after, name)
@@ -474,6 +514,9 @@ class GameDriver:
             loaded = await self.loaded()
             if loaded.state.finished or (until is not None and until(loaded)):
                 return loaded
+            if self.ai and self.ai_plays(loaded):
+                await self.wait_for_ai(loaded)
+                continue
             await self.step()
         raise DriverError(f"the game did not end within {max_actions} actions")
 
@@ -520,3 +563,4 @@ def percentile(values: list[float], p: float) -> float:
 
 def now() -> float:
     return time.perf_counter()
+

@@ -1,0 +1,173 @@
+"""AI players and the turn clock through the fake Discord with the real client: a member and
+three AIs of mixed levels play a whole game; a member's turn limit runs out across a restart
+of the bot (a new `python -m bot` process) and the AI plays the turn; reminders arrive by DM;
+after repeated timeouts the AI keeps the seat until `/sw back`."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from driver import GameDriver, StateReader
+from fakediscord import FakeDiscord, Message
+
+import engine
+from bot.app import SmallWorldBot
+from bot.settings import Settings
+
+ROOT = Path(__file__).resolve().parents[2]
+FAST = {"ai_turn_delay": 0, "clock_min_limit": "1s", "clock_survivor_limit": "2s",
+        "clock_away_after": 2}
+
+
+def make_bot(fake: FakeDiscord, db: Path, **overrides: object) -> SmallWorldBot:
+    settings = Settings(_env_file=None, discord_token=fake.token, database_url=str(db),
+                        **{**FAST, **overrides})
+    return SmallWorldBot(settings, guild_ready_timeout=0.1)
+
+
+def _ai_posts(fake: FakeDiscord) -> list[Message]:
+    """What the bot posted on its own (AI turns, timeouts), not as a command's reply."""
+    return [m for m in fake.messages_in(fake.channel) if m.source == "channel"]
+
+
+async def test_one_member_and_three_ais_play_to_the_end(fake_discord: FakeDiscord,
+                                                        tmp_path: Path) -> None:
+    fake = fake_discord
+    db = tmp_path / "ai.db"
+    ann = fake.add_user("ann")
+    async with fake.running(make_bot(fake, db)) as bot, StateReader(db) as reader:
+        await bot.wait_until_ready()
+        driver = GameDriver(fake, fake.channel, [ann], reader, seed=17, mode="mixed",
+                            autocomplete=0.5, ai=("easy", "normal", "hard"))
+        lobby_start = await driver.open_game()
+        assert "AI (easy) 1" in lobby_start.content and "AI (hard) 3" in lobby_start.content
+        last = await driver.play()
+        assert last.state.finished
+        reveal = await fake.wait_for_message(fake.channel, lambda m: "Final scores" in m.content,
+                                             timeout=20)
+        assert driver.ai_waits > 0 and driver.map_posts > 0
+        posts = _ai_posts(fake)
+        ai_names = [s.name for s in last.game.players if s.ai]
+        assert sorted(ai_names) == ["AI (easy) 1", "AI (hard) 3", "AI (normal) 2"]
+        # one post per AI turn, each with the map of the position after it
+        per_ai = {n: sum(f"**{n}**'s turn ends" in m.content for m in posts) for n in ai_names}
+        assert all(v >= last.state.round - 1 for v in per_ai.values()), per_ai
+        turn_posts = [m for m in posts if "'s turn ends" in m.content]
+        assert all("map.png" in m.files for m in turn_posts)
+        assert all(m.content.count("'s turn ends") == 1 for m in turn_posts)
+        # the reveal came once, with every total; nothing public showed coins before it
+        assert "final.png" in reveal.files
+        truth = engine.observe(last.state, None, reveal_all=True)
+        for r in truth["ranking"]:
+            assert f"**{r['player']}** — {r['total']} coin" in reveal.content
+        assert driver.public_leaks(before=reveal.created_at) == []
+        assert driver.coin_checks > 0  # the member's coins still reach her by DM
+        # AI actions were stored like anyone's, without a member behind them
+        assert reader.store is not None
+        rows = await reader.store.actions(last.game.id)
+        assert {r.player for r in rows if r.actor_id is None} == set(ai_names)
+        assert not fake.unanswered()
+    assert not fake.client_errors
+
+
+async def _wait_state(reader: StateReader, channel_id: int, pred, timeout: float = 60.0):
+    end = time.monotonic() + timeout
+    while True:
+        loaded = await reader.loaded(channel_id)
+        if pred(loaded):
+            return loaded
+        if time.monotonic() > end:
+            raise AssertionError(f"state not reached; actor {loaded.state.actor}")
+        await asyncio.sleep(0.05)
+
+
+async def test_timeout_across_a_restart_reminders_and_back(fake_discord: FakeDiscord,
+                                                           tmp_path: Path) -> None:
+    fake = fake_discord
+    db = tmp_path / "clock.db"
+    ann = fake.add_user("ann")
+    ch = fake.channel
+    limit = 6.0
+    async with StateReader(db) as reader:
+        async with fake.running(make_bot(fake, db)) as bot:
+            await bot.wait_until_ready()
+            driver = GameDriver(fake, ch, [ann], reader, seed=23, mode="panel",
+                                ai=("normal",))
+            await driver.open_game(new_options={"clock": "6s", "reminders": "dm"})
+            # ann's first turn (after the AI's, if the AI starts): she does not move
+            mine = await _wait_state(reader, int(ch["id"]),
+                                     lambda lo: lo.state.actor == "ann")
+            began = time.perf_counter()
+            half = await fake.wait_for_dm(ann, lambda m: "it is your turn" in m.content,
+                                          timeout=limit)
+            assert "left" in half.content and f"<#{ch['id']}>" in half.content
+            assert half.created_at - began < limit / 2 + 1.0
+        # the bot stops in the middle of the wait; the rest of the limit passes while it
+        # is down, then a new process on the same database plays the turn at once
+        assert mine.state.actor == "ann" and (await driver.loaded()).version == mine.version
+        await asyncio.sleep(limit / 2 + 0.5)
+        n_sessions = len(fake.sessions)
+        env = {**os.environ, "DISCORD_TOKEN": fake.token, "DATABASE_URL": str(db),
+               "DISCORD_API_BASE": fake.api_base, "DISCORD_GATEWAY": fake.gateway_url,
+               "LOG_LEVEL": "WARNING", "AI_TURN_DELAY": "0", "CLOCK_MIN_LIMIT": "1s",
+               "CLOCK_SURVIVOR_LIMIT": "2s", "CLOCK_AWAY_AFTER": "2",
+               "RENDER_PROCESSES": "1"}
+        restarted = time.perf_counter()
+        proc = subprocess.Popen([sys.executable, "-m", "bot"], cwd=ROOT, env=env,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        try:
+            await fake.wait_until(
+                lambda: proc.poll() is not None
+                or any(s.ready for s in fake.sessions[n_sessions:] if not s.ended),
+                timeout=30, what="the bot subprocess to connect")
+            assert proc.poll() is None, proc.communicate()
+            out = await fake.wait_for_message(ch, lambda m: "ran out of time" in m.content,
+                                              timeout=20)
+            assert "**ann** ran out of time (6s): the AI (normal) plays this turn" in out.content
+            assert "map.png" in out.files and "'s turn ends" in out.content
+            assert out.created_at - restarted < 20
+            after = await driver.loaded()
+            assert after.version > mine.version
+            # her coins for the turn the AI played reach her by DM, not the channel
+            await fake.wait_for_dm(ann, lambda m: "you now have" in m.content, timeout=10,
+                                   after=out.created_at - 0.5)
+            # second timeout in a row: the AI keeps the seat until she is back
+            away = await fake.wait_for_message(
+                ch, lambda m: "`/sw back`" in m.content, timeout=limit * 3)
+            assert "After 2 missed turn limits in a row" in away.content
+            await _wait_state(reader, int(ch["id"]),
+                              lambda lo: lo.game.options.get("away") == ["ann"])
+            # while away her commands say how to come back
+            inter = await fake.slash(ann, ch, "sw end")
+            refused = await fake.wait_for_reply(inter, timeout=10)
+            assert refused.ephemeral and "/sw back" in refused.content
+            # /sw status shows whose turn and, on her turns, the time left
+            inter = await fake.slash(ann, ch, "sw back")
+            welcome = await fake.wait_for_reply(inter, timeout=10)
+            assert "Welcome back" in welcome.content and not welcome.ephemeral
+            back = await _wait_state(reader, int(ch["id"]),
+                                     lambda lo: lo.state.actor == "ann"
+                                     and not lo.game.options.get("away"), timeout=30)
+            inter = await fake.slash(ann, ch, "sw status")
+            status = await fake.wait_for_reply(inter, timeout=10)
+            assert "⏳ **ann**:" in status.content and "left in this turn" in status.content
+            # and she plays her own turn again
+            sent = await driver.step()
+            assert not sent.reply.ephemeral
+            assert (await driver.loaded()).version > back.version
+            assert driver.public_leaks() == []
+        finally:
+            proc.send_signal(signal.SIGINT)
+            try:
+                _, err = await asyncio.to_thread(proc.communicate, timeout=20)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                _, err = proc.communicate()
+        log = err.decode(errors="replace")
+        assert "Traceback" not in log and " ERROR " not in log, log[-2000:]
