@@ -80,13 +80,38 @@ def parser() -> argparse.ArgumentParser:
     run = sub.add_parser("run", help="run the bot (the default without a command)",
                          description=_cmd_run.__doc__)
     run.set_defaults(run=_cmd_run)
+    demo = sub.add_parser("demo", help="play a whole AI game without Discord and write it as "
+                          "one HTML page (no token needed)", description=_demo_description())
+    _demo_arguments(demo)
+    demo.set_defaults(run=_cmd_demo, settings=False)
     return ap
+
+
+def _demo_description() -> str:
+    from bot.demo import DESCRIPTION
+
+    return DESCRIPTION
+
+
+def _demo_arguments(ap: argparse.ArgumentParser) -> None:
+    from bot.demo import add_arguments
+
+    add_arguments(ap)
+
+
+def _cmd_demo(args: argparse.Namespace, settings: Settings | None) -> int:
+    """An AI game through the bot's service, store and pictures, as an HTML page."""
+    from bot import demo
+
+    return demo.run(args)
 
 
 def main(argv: list[str] | None = None) -> int:
     """Parse the command line, read the settings, run the command; return the exit code."""
     args = parser().parse_args(argv)
     command: Callable[[argparse.Namespace, Settings], int] = args.run
+    if not getattr(args, "settings", True):  # e.g. `demo`: runs without a Discord token
+        return command(args, None)  # type: ignore[arg-type]
     try:
         settings = Settings()
     except ValidationError as exc:

@@ -296,8 +296,12 @@ async def row_file(state: Any, *, ahead: bool = False,
                  description)
 
 
+async def final_png(state: Any) -> bytes | None:
+    return await _render("final_png", state)
+
+
 async def final_file(state: Any, *, description: str | None = None) -> discord.File | None:
-    return _file(await _render("final_png", state), "final.png", description)
+    return _file(await final_png(state), "final.png", description)
 
 
 # -- guesses --------------------------------------------------------------------------------

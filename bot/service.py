@@ -355,8 +355,10 @@ class GameService:
         board: str | None = None,
         seed: int | None = None,
         options: dict[str, Any] | None = None,
+        seated: bool = True,
     ) -> GameRow:
-        """Open a lobby in the channel; the opener takes the first seat."""
+        """Open a lobby in the channel; the opener takes the first seat (unless `seated` is
+        False: a showcase of AI players)."""
         if players is not None and not MIN_PLAYERS <= players <= MAX_PLAYERS:
             raise LobbyError(f"Small World is for {MIN_PLAYERS} to {MAX_PLAYERS} players; "
                              f"you asked for {players}.")
@@ -383,7 +385,7 @@ class GameService:
                     channel_id=channel_id,
                     seed=seed,
                     board=board,
-                    players=[Seat(user_id, engine_name(name, ()))],
+                    players=[Seat(user_id, engine_name(name, ()))] if seated else [],
                     options=opts,
                     opener_id=user_id,
                 )
