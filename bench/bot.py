@@ -1,6 +1,7 @@
 """Bot latency under load: many games at once through the fake Discord gateway.
 
 python bench/bot.py [--games 50] [--actions 40] [--think 3.0] [--ramp 10] [--inprocess]
+                    [--ai-games 10] [--ai-delay 1.0]
                     [--bot-dir DIR] [--profile OUT] [--bot-log FILE]
 
 Starts tests/fakediscord on 127.0.0.1 and the real bot against it — by default as a separate
@@ -12,6 +13,11 @@ buttons and slash commands with autocomplete); a player "thinks" an exponential 
 from the INTERACTION_CREATE frame to the bot's first visible reply (the callback message, or
 after a defer the followup carrying the map). Printed separately for ordinary actions and for
 actions that end a turn (their reply carries the map picture). Target: p99 <= 100 ms.
+
+With --ai-games K, K of the games are one member against AI players (easy, normal, hard in
+turn): the AI's turns run in the bot's AI worker process while everyone else plays, and the
+members' command->reply latency is printed for those games too (AI work must not block the
+event loop).
 """
 
 from __future__ import annotations
@@ -51,9 +57,12 @@ async def _game(fake: FakeDiscord, reader: StateReader, i: int, args: argparse.N
     rng = random.Random(1000 + i)
     n = 2 + i % 4
     channel = fake.add_channel(f"game-{i}")
-    users = [fake.add_user(f"g{i}p{k}") for k in range(n)]
+    with_ai = i % max(1, args.games // max(1, args.ai_games)) == 0 and \
+        i // max(1, args.games // max(1, args.ai_games)) < args.ai_games
+    levels = tuple(("easy", "normal", "hard")[k % 3] for k in range(n - 1)) if with_ai else ()
+    users = [fake.add_user(f"g{i}p{k}") for k in range(1 if with_ai else n)]
     driver = GameDriver(fake, channel, users, reader, seed=i + 1, mode="mixed",
-                        check_coins=False, autocomplete=0.5)
+                        check_coins=False, autocomplete=0.5, ai=levels)
     try:
         await asyncio.sleep(args.ramp * i / max(1, args.games) + rng.random() * args.think)
         await driver.open_game(timeout=60)
@@ -62,11 +71,18 @@ async def _game(fake: FakeDiscord, reader: StateReader, i: int, args: argparse.N
             loaded = await driver.loaded()
             if loaded.state.finished:
                 break
+            if driver.ai_plays(loaded):
+                await driver.wait_for_ai(loaded, timeout=300)
+                continue
             await driver.step()
     except Exception as exc:  # noqa: BLE001 - a bench reports, it does not stop
         errors.append(f"game {i}: {exc.__class__.__name__}: {str(exc)[:300]}")
     for kind, values in driver.latencies.items():
         results[kind].extend(values)
+        if with_ai:
+            results[f"ai_{kind}"].extend(values)
+    if with_ai:
+        results["ai_turns"].append(float(driver.ai_waits))
 
 
 async def _start_bot(fake: FakeDiscord, db: Path, args: argparse.Namespace):
@@ -74,11 +90,12 @@ async def _start_bot(fake: FakeDiscord, db: Path, args: argparse.Namespace):
         from bot.app import SmallWorldBot
         from bot.settings import Settings
 
-        settings = Settings(_env_file=None, discord_token=fake.token, database_url=str(db))
+        settings = Settings(_env_file=None, discord_token=fake.token, database_url=str(db),
+                            ai_turn_delay=args.ai_delay)
         return SmallWorldBot(settings, guild_ready_timeout=0.1)
     env = {**os.environ, "DISCORD_TOKEN": fake.token, "DATABASE_URL": str(db),
            "DISCORD_API_BASE": fake.api_base, "DISCORD_GATEWAY": fake.gateway_url,
-           "LOG_LEVEL": "WARNING"}
+           "LOG_LEVEL": "WARNING", "AI_TURN_DELAY": str(args.ai_delay)}
     if args.profile:
         cmd = [sys.executable, "-m", "cProfile", "-o", args.profile, "-m", "bot"]
     else:
@@ -93,7 +110,8 @@ async def _start_bot(fake: FakeDiscord, db: Path, args: argparse.Namespace):
 async def main_async(args: argparse.Namespace) -> int:
     fake = FakeDiscord(interaction_timeout=None)
     await fake.start()
-    results: dict[str, list[float]] = {"action": [], "end_turn": []}
+    results: dict[str, list[float]] = {"action": [], "end_turn": [], "ai_action": [],
+                                       "ai_end_turn": [], "ai_turns": []}
     errors: list[str] = []
     with tempfile.TemporaryDirectory() as tmp, fake.patch_discord():
         db = Path(tmp) / "bench.db"
@@ -134,6 +152,12 @@ async def main_async(args: argparse.Namespace) -> int:
           f"openings spread over {args.ramp} s")
     print(f"  ordinary actions      {_fmt(results['action'])}")
     print(f"  end turn (with map)   {_fmt(results['end_turn'])}")
+    if args.ai_games:
+        print(f"  of which in the {args.ai_games} games of one member against AIs "
+              f"({int(sum(results['ai_turns']))} waits for AI turns, AI_TURN_DELAY "
+              f"{args.ai_delay} s):")
+        print(f"    ordinary actions    {_fmt(results['ai_action'])}")
+        print(f"    end turn (with map) {_fmt(results['ai_end_turn'])}")
     unanswered = fake.unanswered()
     t = os.times()
     print(f"  CPU seconds: players' side (fake, reads, policy) {t.user + t.system:.1f}, "
@@ -141,7 +165,8 @@ async def main_async(args: argparse.Namespace) -> int:
     print(f"  unanswered interactions: {len(unanswered)}; errors: {len(errors)}")
     for e in errors[:10]:
         print("   ", e)
-    p99 = max(percentile(v, 99) for v in results.values() if v) if n_actions else float("inf")
+    p99 = (max(percentile(results[k], 99) for k in ("action", "end_turn") if results[k])
+           if n_actions else float("inf"))
     print(f"  target p99 <= 100 ms: {'met' if p99 <= 0.1 else 'MISSED'} "
           f"(worst p99 {p99 * 1000:.1f} ms)")
     return 1 if errors else 0
@@ -161,6 +186,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="directory holding the bot package to run (compare versions)")
     parser.add_argument("--bot-log", help="bot stderr to this file, in asyncio debug mode "
                         "(slow callbacks are logged)")
+    parser.add_argument("--ai-games", type=int, default=0,
+                        help="how many of the games are one member against AI players")
+    parser.add_argument("--ai-delay", type=float, default=1.0,
+                        help="AI_TURN_DELAY for the bot: seconds between AI turns")
     parser.add_argument("--inprocess", action="store_true",
                         help="run the bot in this process (shares the event loop)")
     parser.add_argument("--profile", help="cProfile the bot (subprocess) into this file; "
