@@ -937,6 +937,22 @@ class GameService:
         self._check_limit(clock)
         await self.store.set_guild_clock(guild_id, clock.to_json())
 
+    async def require_league_clock(self, guild_id: int, league_name: str,
+                                   clock: ClockConfig) -> str:
+        """Moderator: the league's open season requires this turn limit of its games (off:
+        no longer required). Returns the sentence to confirm it."""
+        from bot.league import LeagueService
+
+        self._check_limit(clock)
+        leagues = LeagueService(self.store)
+        league = await leagues.league(guild_id, league_name)
+        season = await leagues.current_season(league)
+        await self.store.set_season_turn_limit(season.id, clock.limit)
+        if clock.limit is None:
+            return f"League games of {league.name}, {season.name}, no longer need a clock."
+        return (f"League games of {league.name}, {season.name}, now play with a turn limit "
+                f"(at least: {format_duration(clock.limit)} unless the lobby picks another).")
+
     async def _required_limit(self, game: GameRow) -> int | None:
         tag = game.options.get("league")
         if isinstance(tag, dict) and tag.get("season_id"):

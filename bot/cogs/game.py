@@ -480,15 +480,22 @@ class Game(commands.Cog):
 
     @mod.command(name="clock", description="The turn clock new lobbies on this server start with")
     @app_commands.describe(limit="Turn time limit: off, 10m, 12h, 2d ...",
-                           reminders="How the player whose turn it is gets reminded")
+                           reminders="How the player whose turn it is gets reminded",
+                           league="Instead: require this limit in the league's open season")
     @app_commands.choices(reminders=REMIND_CHOICES)
     async def mod_clock(self, interaction: discord.Interaction,
                         limit: app_commands.Range[str, 1, 20],
-                        reminders: str | None = None) -> None:
+                        reminders: str | None = None,
+                        league: app_commands.Range[str, 1, 40] | None = None) -> None:
         _channel(interaction)
         self._require_mod(interaction)
         old = clock_of(await self.service.store.guild_clock(interaction.guild_id))
         clock = _clock(limit, reminders, old)
+        if league is not None:
+            line = await self.service.require_league_clock(interaction.guild_id or 0, league,
+                                                           clock)
+            await send(interaction, line, ephemeral=True)
+            return
         await self.service.set_server_clock(interaction.guild_id or 0, clock)
         await send(interaction, f"New lobbies on this server start with {clock.describe()}. "
                                 "Each lobby can still change it.", ephemeral=True)

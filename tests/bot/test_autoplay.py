@@ -226,3 +226,28 @@ async def test_kick_hands_the_seat_to_an_ai(store: Store) -> None:
         assert loaded.state.actor != first
         seat = loaded.game.seat_named(first)
         assert seat.ai == "easy" and seat.user_id == 0
+
+
+async def test_a_league_season_can_require_a_clock(store: Store) -> None:
+    from bot.league import LeagueService
+
+    service = GameService(store, rng=random.Random(0), clock=ClockRules(min_limit=60))
+    leagues = LeagueService(store)
+    lg = await leagues.create_league(1, "Tuesday", by=MOD)
+    await leagues.start_season(lg, "Spring", by=MOD)
+    for uid, name in ((ANN, "ann"), (BOB, "bob")):
+        await leagues.register(lg, uid, name)
+    line = await service.require_league_clock(1, "Tuesday", ClockConfig(limit=43200))
+    assert "Spring" in line and "12h" in line
+    game, _ = await leagues.open_game(lg, guild_id=1, channel_id=CH, opener_id=ANN,
+                                      opener_name="ann", is_mod=False,
+                                      members=[(BOB, "bob")], seed=4)
+    with pytest.raises(LobbyError, match="requires a turn limit"):
+        await service.set_clock(CH, ANN, ClockConfig(limit=None))
+    with pytest.raises(LobbyError, match="registered members only"):
+        await service.add_ai(CH, ANN, "easy")
+    out = await service.start(CH, ANN)
+    assert out.game.options["clock"]["limit"] == 43200
+    assert [k for _, k, _ in await service.time_left(game.id)] == ["turn"]
+    # off lifts the requirement for the next games
+    assert "no longer" in await service.require_league_clock(1, "Tuesday", ClockConfig())
