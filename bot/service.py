@@ -918,7 +918,7 @@ class GameService:
         async with self.lock(channel_id):
             game = await self._lobby_for_change(channel_id)
             self._can_manage_lobby(game, user_id, is_mod)
-            self._check_limit(clock)
+            self.check_limit(clock)
             required = await self._required_limit(game)
             if required and not clock.on:
                 raise LobbyError(f"This league season requires a turn limit (it uses "
@@ -926,7 +926,7 @@ class GameService:
             return await self.store.update_lobby(
                 game.id, options={**game.options, "clock": clock.to_json()})
 
-    def _check_limit(self, clock: ClockConfig) -> None:
+    def check_limit(self, clock: ClockConfig) -> None:
         if clock.limit is not None and clock.limit < self.rules.min_limit:
             raise LobbyError(f"A turn limit must be at least "
                              f"{format_duration(self.rules.min_limit)}; you asked for "
@@ -934,7 +934,7 @@ class GameService:
 
     async def set_server_clock(self, guild_id: int, clock: ClockConfig) -> None:
         """Moderator: the clock new lobbies of this server start with."""
-        self._check_limit(clock)
+        self.check_limit(clock)
         await self.store.set_guild_clock(guild_id, clock.to_json())
 
     async def require_league_clock(self, guild_id: int, league_name: str,
@@ -943,7 +943,7 @@ class GameService:
         no longer required). Returns the sentence to confirm it."""
         from bot.league import LeagueService
 
-        self._check_limit(clock)
+        self.check_limit(clock)
         leagues = LeagueService(self.store)
         league = await leagues.league(guild_id, league_name)
         season = await leagues.current_season(league)

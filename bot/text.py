@@ -270,8 +270,8 @@ def lobby_lines(game: Any) -> list[str]:
     if isinstance(clock, dict):
         from bot.clock import clock_of
 
-        lines.insert(1, f"Clock: {clock_of(clock).describe()} (`/sw clock` to change it). "
-                        "Add AI players with the menu or `/sw ai add`.")
+        lines.insert(1, f"Clock: {clock_of(clock).describe()} (change it with the menu "
+                        "below). Add AI players with the menu or `/sw ai add`.")
     tag = game.options.get("league")
     if isinstance(tag, dict):  # kept on every redraw of the lobby (joins, leaves)
         lines.insert(0, f"A **league game** of {tag.get('league', 'the league')}, "

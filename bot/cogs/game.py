@@ -141,7 +141,7 @@ class Game(commands.Cog):
         if clock is not None or reminders is not None:
             default = clock_of(await self.service.store.guild_clock(interaction.guild_id))
             chosen = _clock(clock, reminders, default)
-            self.service._check_limit(chosen)
+            self.service.check_limit(chosen)
             options = {"clock": chosen.to_json()}
         game = await self.service.open_lobby(
             guild_id=interaction.guild_id, channel_id=channel_id, user_id=interaction.user.id,

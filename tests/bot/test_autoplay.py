@@ -4,6 +4,7 @@ file and the real scheduler (no Discord: `post` collects what the bot would post
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
 import re
 import time
@@ -115,9 +116,11 @@ async def test_clock_in_the_lobby(store: Store) -> None:
                line.startswith(f"⏳ **{out.actor}**: 9m") for line in lines), lines
 
 
-async def test_a_whole_ai_game_through_the_scheduler(store: Store) -> None:
+async def test_a_whole_ai_game_through_the_scheduler(store: Store,
+                                                     caplog: pytest.LogCaptureFixture) -> None:
     """Three AIs of mixed levels play a game to the end: one post per turn, each with the
-    turn's summary, nothing public about coins."""
+    turn's summary, nothing public about coins, nor in the logs."""
+    caplog.set_level(logging.DEBUG)
     async with Table(store, ClockRules(ai_delay=0)) as t:
         service = t.service
         await service.open_lobby(guild_id=1, channel_id=CH, user_id=MOD, name="mod",
@@ -138,6 +141,9 @@ async def test_a_whole_ai_game_through_the_scheduler(store: Store) -> None:
         rows = await store.actions(loaded.game.id)
         assert all(r.actor_id is None for r in rows) and len(rows) == loaded.version
         assert await store.deadlines(loaded.game.id) == []
+        ai_lines = [r.getMessage() for r in caplog.records if r.name.startswith("bot")]
+        assert sum("AI (" in line for line in ai_lines) >= loaded.version  # each AI action
+        assert not [line for line in ai_lines if COINS.search(line)]
 
 
 async def _human_and_ai(t: Table, limit: int = 1, seed: int = 3) -> Outcome:

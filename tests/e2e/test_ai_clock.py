@@ -171,3 +171,39 @@ async def test_timeout_across_a_restart_reminders_and_back(fake_discord: FakeDis
                 _, err = proc.communicate()
         log = err.decode(errors="replace")
         assert "Traceback" not in log and " ERROR " not in log, log[-2000:]
+
+
+async def test_lobby_menus_bad_clock_and_mention_reminders(fake_discord: FakeDiscord,
+                                                           tmp_path: Path) -> None:
+    fake = fake_discord
+    db = tmp_path / "menus.db"
+    ann = fake.add_user("ann")
+    ch = fake.channel
+    async with fake.running(make_bot(fake, db)) as bot, StateReader(db) as reader:
+        await bot.wait_until_ready()
+        # a malformed limit is refused with the format, and no lobby is opened
+        inter = await fake.slash(ann, ch, "sw new", options={"clock": "soon"})
+        refused = await fake.wait_for_reply(inter)
+        assert refused.ephemeral and "`10m`" in refused.content
+        assert await reader.store.open_game(int(ch["id"])) is None
+        inter = await fake.slash(ann, ch, "sw new", options={"players": 2,
+                                                            "reminders": "mention"})
+        lobby = await fake.wait_for_reply(inter)
+        assert "Clock: no turn time limit" in lobby.content
+        # the lobby's menus: a turn limit, then an AI player (the lobby message updates)
+        cid = next(c for c in lobby.custom_ids() if c.startswith("sw:lc:"))
+        await fake.wait_for_reply(await fake.select(ann, lobby, cid, ["10m"]))
+        assert "turn time limit 10m, reminders in the channel" in lobby.content
+        cid = next(c for c in lobby.custom_ids() if c.startswith("sw:la:"))
+        await fake.wait_for_reply(await fake.select(ann, lobby, cid, ["hard"]))
+        assert "**AI (hard) 1**" in lobby.content and lobby.find_component("Remove AI")
+        # a member who is not the opener cannot add AIs
+        bob = fake.add_user("bob")
+        nope = await fake.wait_for_reply(await fake.select(bob, lobby, cid, ["easy"]))
+        assert nope.ephemeral and "opened the lobby" in nope.content
+        # /sw status in the lobby shows the clock too
+        status = await fake.wait_for_reply(await fake.slash(ann, ch, "sw status"))
+        assert "turn time limit 10m" in status.content
+        game = await reader.store.open_game(int(ch["id"]))
+        assert game.options["clock"] == {"limit": 600, "remind": "mention"}
+    assert not fake.client_errors
