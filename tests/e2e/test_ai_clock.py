@@ -93,13 +93,13 @@ async def test_timeout_across_a_restart_reminders_and_back(fake_discord: FakeDis
     db = tmp_path / "clock.db"
     ann = fake.add_user("ann")
     ch = fake.channel
-    limit = 6.0
+    limit = 8.0
     async with StateReader(db) as reader:
         async with fake.running(make_bot(fake, db)) as bot:
             await bot.wait_until_ready()
             driver = GameDriver(fake, ch, [ann], reader, seed=23, mode="panel",
                                 ai=("normal",))
-            await driver.open_game(new_options={"clock": "6s", "reminders": "dm"})
+            await driver.open_game(new_options={"clock": "8s", "reminders": "dm"})
             # ann's first turn (after the AI's, if the AI starts): she does not move
             mine = await _wait_state(reader, int(ch["id"]),
                                      lambda lo: lo.state.actor == "ann")
@@ -107,7 +107,7 @@ async def test_timeout_across_a_restart_reminders_and_back(fake_discord: FakeDis
             half = await fake.wait_for_dm(ann, lambda m: "it is your turn" in m.content,
                                           timeout=limit)
             assert "left" in half.content and f"<#{ch['id']}>" in half.content
-            assert half.created_at - began < limit / 2 + 1.0
+            assert half.created_at - began < limit / 2 + 2.5  # (a loaded machine is slow)
         # the bot stops in the middle of the wait; the rest of the limit passes while it
         # is down, then a new process on the same database plays the turn at once
         assert mine.state.actor == "ann" and (await driver.loaded()).version == mine.version
@@ -129,7 +129,7 @@ async def test_timeout_across_a_restart_reminders_and_back(fake_discord: FakeDis
             assert proc.poll() is None, proc.communicate()
             out = await fake.wait_for_message(ch, lambda m: "ran out of time" in m.content,
                                               timeout=20)
-            assert "**ann** ran out of time (6s): the AI (normal) plays this turn" in out.content
+            assert "**ann** ran out of time (8s): the AI (normal) plays this turn" in out.content
             assert "map.png" in out.files and "'s turn ends" in out.content
             assert out.created_at - restarted < 20
             after = await driver.loaded()
