@@ -137,8 +137,8 @@ class AutoPlayer:
             elif turn != start:
                 break
             actor = state.actor
-            level = forced if forced and actor == seat else service.auto_level(loaded.game,
-                                                                               actor)
+            timed_out = bool(forced) and actor == seat
+            level = forced if timed_out else service.auto_level(loaded.game, actor)
             if level is None:
                 break
             try:
@@ -148,14 +148,15 @@ class AutoPlayer:
                 action = _plain(state)
             try:
                 out = await service.auto_act(channel_id, actor, action, version=loaded.version,
-                                             level=level)
+                                             level=level, timed_out=timed_out)
             except StaleVersion:
                 continue  # somebody acted meanwhile: look again
             except RuleBroken as exc:
                 log.error("game %s: the AI chose a refused action %s (%s)", loaded.game.id,
                           action, exc.rule_code)
                 out = await service.auto_act(channel_id, actor, _plain(state),
-                                             version=loaded.version, level=level)
+                                             version=loaded.version, level=level,
+                                             timed_out=timed_out)
             events.extend(out.events)
             if out.finished:
                 break
@@ -190,8 +191,8 @@ class AutoPlayer:
         actor = state.actor
         current = state.players[state.current]
         if row.kind == "ai":
-            if service.auto_level(game, actor):
-                await self.play(channel_id, actor)
+            if service.auto_level(game, actor) and await self.play(channel_id, actor) is None:
+                raise RuntimeError(f"the AI made no move for {actor}")  # retried later
             return
         if actor != row.seat or service.auto_level(game, actor):
             return  # the stint is over (or the AI has the seat): nothing to do

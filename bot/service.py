@@ -975,13 +975,15 @@ class GameService:
             clock_of(game.options.get("clock"))
 
     async def auto_act(self, channel_id: int, seat_name: str, action: Any, *,
-                       version: int, level: str) -> Outcome:
+                       version: int, level: str, timed_out: bool = False) -> Outcome:
         """Apply an action chosen by the AI for `seat_name`, through the same path as a
         member's: one transaction before anything is posted, refused (StaleVersion) when the
-        game moved on since the AI looked at it, or when that seat no longer acts."""
+        game moved on since the AI looked at it, when that seat no longer acts, or when its
+        member took it back meanwhile (unless the AI plays a turn whose limit ran out)."""
         async with self.lock(channel_id):
             loaded = await self._active(channel_id)
-            if loaded.version != version or loaded.state.actor != seat_name:
+            if (loaded.version != version or loaded.state.actor != seat_name
+                    or not (timed_out or self.auto_level(loaded.game, seat_name))):
                 raise StaleVersion(STALE_MESSAGE)
             seat = loaded.game.seat_named(seat_name)
             if seat is None:
