@@ -206,4 +206,7 @@ async def test_lobby_menus_bad_clock_and_mention_reminders(fake_discord: FakeDis
         assert "turn time limit 10m" in status.content
         game = await reader.store.open_game(int(ch["id"]))
         assert game.options["clock"] == {"limit": 600, "remind": "mention"}
+        # Remove AI takes the AI out again
+        await fake.wait_for_reply(await fake.click(ann, lobby, label="Remove AI"))
+        assert "AI (hard)" not in lobby.content and not lobby.find_component("Remove AI")
     assert not fake.client_errors
