@@ -257,3 +257,23 @@ async def test_a_league_season_can_require_a_clock(store: Store) -> None:
     assert [k for _, k, _ in await service.time_left(game.id)] == ["turn"]
     # off lifts the requirement for the next games
     assert "no longer" in await service.require_league_clock(1, "Tuesday", ClockConfig())
+
+
+async def test_a_defender_who_does_not_place_survivors_gets_the_ai(store: Store) -> None:
+    """Survivor placement has its own short limit; then the AI places them."""
+    rules = ClockRules(ai_delay=0, min_limit=1, away_after=1000, survivor_limit=0.3)
+    async with Table(store, rules) as t:
+        await _human_and_ai(t, limit=1, seed=8)
+        service = t.service
+
+        def placed() -> bool:
+            return any("did not place their survivors in time" in " ".join(p.public)
+                       for p in t.posts) or bool(t.posts and t.posts[-1].finished)
+
+        await t.until(placed, timeout=90)
+        post = next(p for p in t.posts if "survivors in time" in " ".join(p.public))
+        assert post.public[0].startswith("⏰ **ann** did not place their survivors in time")
+        assert any(e.get("type") == "deployed" and e.get("player") == "ann"
+                   for e in post.events)
+        loaded = await service.last_view(CH)
+        assert loaded.state.finished or loaded.state.actor is not None
