@@ -15,6 +15,7 @@ demo (bot/demo.py) passes its own.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -173,6 +174,10 @@ class AutoPlayer:
         service = self.service
         try:
             await self._fire(row)
+        except asyncio.CancelledError:  # the bot is stopping: the next start takes it again
+            with contextlib.suppress(Exception):
+                await service.store.retry_deadline(row, row.due_at)
+            raise
         except Exception:
             await service.store.retry_deadline(row, time.time() + RETRY_AFTER)
             raise

@@ -277,3 +277,33 @@ async def test_a_defender_who_does_not_place_survivors_gets_the_ai(store: Store)
                    for e in post.events)
         loaded = await service.last_view(CH)
         assert loaded.state.finished or loaded.state.actor is not None
+
+
+async def test_a_deadline_cut_short_by_a_stop_is_given_back(
+        store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Stopping the bot while the AI thinks leaves the deadline due, not claimed for minutes."""
+    import bot.autoplay
+
+    service = GameService(store, rng=random.Random(0), clock=ClockRules(ai_delay=0))
+    thinking = asyncio.Event()
+
+    async def slow_decide(state, level, seed):
+        thinking.set()
+        await asyncio.Event().wait()  # never returns: the stop comes first
+
+    monkeypatch.setattr(bot.autoplay, "decide", slow_decide)
+    player = AutoPlayer(service, Table._post)  # (never reached)
+    await service.open_lobby(guild_id=1, channel_id=CH, user_id=MOD, name="mod", players=2,
+                             seed=2, seated=False)
+    await service.add_ai(CH, MOD, "easy", is_mod=True)
+    await service.add_ai(CH, MOD, "easy", is_mod=True)
+    await service.start(CH, MOD, is_mod=True)
+    [row] = await store.claim_due(time.time() + 1, 300)
+    assert row.kind == "ai" and await store.claim_due(time.time() + 1, 300) == []
+    task = asyncio.create_task(player.fire(row))
+    await asyncio.wait_for(thinking.wait(), 30)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    again = await store.claim_due(time.time() + 1, 300)
+    assert [(d.kind, d.key) for d in again] == [("ai", row.key)]  # due again for the next start
