@@ -62,11 +62,31 @@ def use_ai_process(workers: int = 1) -> None:
     old.shutdown(wait=False)
 
 
+AI_NICE = 10  # the AI workers' niceness: replies to members come first on a busy machine
+
+
+def _start_worker(nice: int) -> None:
+    """Initializer of each AI process: yield the CPU to the bot's event loop, load the AI."""
+    import os
+
+    with contextlib.suppress(OSError):
+        os.nice(nice)
+    import ai  # noqa: F401 - the first decision should not pay for the import
+
+
 def _process_pool(workers: int) -> ProcessPoolExecutor:
     import multiprocessing
 
     return ProcessPoolExecutor(max_workers=workers,
-                               mp_context=multiprocessing.get_context("spawn"))
+                               mp_context=multiprocessing.get_context("spawn"),
+                               initializer=_start_worker, initargs=(AI_NICE,))
+
+
+def use_ai_thread() -> None:
+    """Back to one AI thread (the default: tests, the demo)."""
+    global _POOL, _workers
+    stop_ai()
+    _POOL, _workers = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ai"), 1
 
 
 def stop_ai() -> None:

@@ -307,3 +307,28 @@ async def test_a_deadline_cut_short_by_a_stop_is_given_back(
         await task
     again = await store.claim_due(time.time() + 1, 300)
     assert [(d.kind, d.key) for d in again] == [("ai", row.key)]  # due again for the next start
+
+
+async def test_the_ai_runs_in_a_niced_worker_process() -> None:
+    """Under `python -m bot` the AI decides in its own process, at a lower CPU priority than
+    the event loop, and a dead worker is replaced."""
+    import os
+
+    from bot import autoplay
+
+    autoplay.use_ai_process(1)
+    try:
+        state = engine.new_game("official-3p", ["a", "b", "c"], 5)
+        action = await autoplay.decide(state, "normal", 1)
+        legal = [a.model_dump(mode="json") for a in engine.legal_actions(state)]
+        assert action in legal
+        assert action == await autoplay.decide(state, "normal", 1)  # same seed, same choice
+        loop = asyncio.get_running_loop()
+        worker_pid = await loop.run_in_executor(autoplay._POOL, os.getpid)
+        assert worker_pid != os.getpid()
+        assert await loop.run_in_executor(autoplay._POOL, os.nice, 0) >= os.nice(0) + 1
+        os.kill(worker_pid, 9)  # killed (for memory?): the next decision gets a new worker
+        await asyncio.sleep(0.2)
+        assert await autoplay.decide(state, "normal", 1) == action
+    finally:
+        autoplay.use_ai_thread()
