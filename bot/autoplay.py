@@ -143,6 +143,7 @@ class AutoPlayer:
         """
         service = self.service
         events: list[dict[str, Any]] = []
+        first_seq = 0
         start: tuple[int, int] | None = None
         for _ in range(MAX_STINT_STEPS):
             try:
@@ -178,13 +179,14 @@ class AutoPlayer:
                 out = await service.auto_act(channel_id, actor, _plain(state),
                                              version=loaded.version, level=level,
                                              timed_out=timed_out)
+            first_seq = first_seq or loaded.version + 1
             events.extend(out.events)
             if out.finished:
                 break
         if not events and not header:
             return None
-        report = await service.report(channel_id, events)
-        report.public = [*(header or []), *report.public]
+        report = await service.report(channel_id, events, first_seq=first_seq,
+                                      headline=header or ())
         self.stints += 1
         await self.post(report)
         return report

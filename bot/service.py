@@ -996,8 +996,10 @@ class GameService:
                      text.action_phrase(_dump(parsed)))
             return self._outcome(after, _events_of(step) + more, None)
 
-    async def report(self, channel_id: int, events: list[dict[str, Any]]) -> Outcome:
-        """An outcome for events already committed (an AI stint), with the current panel."""
+    async def report(self, channel_id: int, events: list[dict[str, Any]], *,
+                     first_seq: int = 0, headline: Sequence[str] = ()) -> Outcome:
+        """An outcome for events already committed (an AI stint from action `first_seq` on),
+        with the current panel; `headline` lines come first (e.g. a timeout)."""
         async with self.lock(channel_id):
             game = (await self.store.open_game(channel_id)
                     or await self.store.last_game(channel_id, started=True))
@@ -1005,6 +1007,9 @@ class GameService:
                 raise NoGameHere("There is no game in this channel.")
             loaded = await self._load(game)
             out = self._outcome(loaded, events, None)
+            out.first_seq = first_seq
+            out.headline = list(headline)
+            out.public = [*headline, *out.public]
             out.highlight = tuple(dict.fromkeys(
                 e["region"] for e in events
                 if e.get("type") == "conquered" and isinstance(e.get("region"), int)))
