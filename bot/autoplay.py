@@ -219,7 +219,10 @@ class AutoPlayer:
         current = state.players[state.current]
         if row.kind == "ai":
             if service.auto_level(game, actor) and await self.play(channel_id, actor) is None:
-                raise RuntimeError(f"the AI made no move for {actor}")  # retried later
+                now = await service.game_for(row.game_id)
+                if (now is not None and now.version == loaded.version
+                        and service.auto_level(now.game, now.state.actor)):
+                    raise RuntimeError(f"the AI made no move for {actor}")  # retried later
             return
         if actor != row.seat or service.auto_level(game, actor):
             return  # the stint is over (or the AI has the seat): nothing to do
