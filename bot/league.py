@@ -1,48 +1,63 @@
-"""Community leagues: seasons, registration, league games, standings and ratings.
+"""Community leagues: seasons, registration, rounds and tables, results, standings, audit.
 
-Pure data and SQL through the store's connection; no discord objects. A league belongs to a
-guild and has at most one open season. Members register for the open season; a game opened
-with `/league game` is tagged with that season, only its registered members may take a seat,
-and when the game finishes its final ranking is recorded once (keyed by game id). Standings
-and ratings are recomputed from the recorded results in the order the games finished, so
-they are always consistent with the results and never drift.
+Pure data and SQL through the store; no discord objects. A league belongs to a guild and has
+at most one open season. Members register for the open season (as players or substitutes);
+an organiser starts rounds: the bot forms tables (bot.tables), opens one lobby per table in the
+league's table channels, and after the start window seats substitutes (or AI seats, if
+allowed) for the no-shows and starts the games. A game opened with `/league game` belongs to
+the season too. When a league game finishes, its final ranking is recorded once (keyed by
+game id); a member whose seat was kicked (or who quit) is recorded last. Organisers can void,
+award or re-open a game; each change is in the audit log with who and why.
 
-Scoring, per finished game with n counted players (seats held by a member):
-- points: the player in place p gets 12 * (n - p) / (n - 1), so first 12, last 0 whatever
-  the table size (2p 12/0, 3p 12/6/0, 4p 12/8/4/0, 5p 12/9/6/3/0); tied players share the
-  places they cover equally (two tied winners of a 3-player game get (12 + 6) / 2 = 9 each);
-- wins: a win shared by w players counts 1/w for each;
-- average rank: the rank as announced at the end of the game (ties share the better rank);
-- rating: multiplayer Elo, everyone starts at 1500. Every pair (i, j) of a game is a duel
-  with expected score E = 1 / (1 + 10 ** ((R_j - R_i) / 400)) and result 1 (i ranked above
-  j), 1/2 (tied) or 0; i's rating moves by K / (n - 1) * sum over j of (result - E) with
-  K = 32, all from the ratings before the game.
+Standings and ratings are recomputed from the recorded results in the order the games
+finished (bot.standings, bot.ratings: OpenSkill Plackett–Luce), so they always follow the
+results: voiding a game is a recompute without it. Results recorded before OpenSkill (the old
+Elo) are rated the same way, from the same stored rankings.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import aiosqlite
 
+from bot import league_export, tables
+from bot.ratings import Skill, counted_ranks
 from bot.service import MAX_PLAYERS, MIN_PLAYERS, ServiceError, engine_name
-from bot.store import GameRow, GameStatus, Seat, Store
+from bot.standings import (
+    Placing,
+    PlayedGame,
+    Row,
+    build_table,
+    placement_points,
+    win_shares,
+)
+from bot.store import ChannelBusy, GameRow, GameStatus, Seat, Store
 
-START_RATING = 1500.0
-K_FACTOR = 32.0
-POINTS_FOR_FIRST = 12.0
+START_RATING = Skill.initial().ordinal
 NAME_LIMIT = 40
+REASON_LIMIT = 200
+AI_NAME = "AI"
 
 SCORING_HELP = (
     "Points per game: place p of n gets 12×(n−p)/(n−1) (first 12, last 0; ties share). "
-    "Shared wins are split. Rating: pairwise Elo from 1500, K=32/(n−1) per opponent."
+    "Shared wins are split. Rating: OpenSkill (Plackett–Luce), shown as μ − 3σ."
 )
 
 _NOW = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
+
+
+def iso(t: datetime) -> str:
+    return t.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")[:-4] + "Z"
+
+
+def parse_iso(text: str) -> datetime:
+    return datetime.fromisoformat(text.replace("Z", "+00:00"))
 
 
 # -- errors ---------------------------------------------------------------------------------
@@ -62,6 +77,10 @@ class NoSeason(LeagueError):
 
 class NotRegistered(LeagueError):
     code = "not_registered"
+
+
+class NotOrganiser(LeagueError):
+    code = "not_organiser"
 
 
 # -- rows -----------------------------------------------------------------------------------
@@ -100,47 +119,15 @@ class Registration:
 
 
 @dataclass(frozen=True, slots=True)
-class Placing:
-    user_id: int
-    seat: str
-    rank: int
-    coins: int
-
-
-@dataclass(frozen=True, slots=True)
-class PlayedGame:
-    game_id: int
-    season_id: int
-    finished_at: str
-    placings: tuple[Placing, ...]
-
-
-@dataclass(slots=True)
-class Row:
-    """One line of a standings table."""
-
-    user_id: int
-    name: str
-    played: int = 0
-    wins: float = 0.0
-    rank_total: int = 0
-    points: float = 0.0
-    rating: float = START_RATING
-    last_change: float = 0.0
-    registered: bool = False
-
-    @property
-    def avg_rank(self) -> float | None:
-        return self.rank_total / self.played if self.played else None
-
-
-@dataclass(frozen=True, slots=True)
 class Standings:
     league: League
     season: Season
     rows: tuple[Row, ...]
     games: int  # finished games counted
     open_games: int  # league games of the season still in their lobby or running
+    rounds_played: int = 0
+    planned_rounds: int | None = None
+    voided: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,6 +142,16 @@ class RatingCard:
 
 
 @dataclass(frozen=True, slots=True)
+class PlayerCard:
+    league: League
+    season: Season
+    user_id: int
+    row: Row | None
+    place: int | None
+    games: tuple[tuple[PlayedGame, int, int], ...]  # game, counted rank, counted players
+
+
+@dataclass(frozen=True, slots=True)
 class Recorded:
     game_id: int
     league: League
@@ -163,91 +160,60 @@ class Recorded:
     changes: dict[int, float] = field(default_factory=dict)  # user id -> season rating change
 
 
-# -- scoring (pure) -------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class LeagueSettings:
+    organiser_role_id: int | None
+    allow_ai: bool
+    table_size: int
+    start_minutes: int
+    round_days: int
+    summary_channel: int | None
+    summary_at: str | None
+    channels: tuple[int, ...]
 
 
-def placement_points(ranks: Sequence[int]) -> list[float]:
-    """Points of each player from the ranks of one game (1 = best; ties share a rank)."""
-    n = len(ranks)
-    if n < 2:
-        return [0.0] * n
-    out = []
-    for r in ranks:
-        tied = sum(1 for q in ranks if q == r)
-        # a tied group with rank r covers places r .. r + tied - 1
-        places = range(r, r + tied)
-        out.append(sum(POINTS_FOR_FIRST * (n - p) / (n - 1) for p in places) / tied)
-    return out
+@dataclass(frozen=True, slots=True)
+class RoundTable:
+    number: int
+    game_id: int
+    channel_id: int
+    players: tuple[int, ...]
+    ai_seats: int
 
 
-def win_shares(ranks: Sequence[int]) -> list[float]:
-    winners = sum(1 for r in ranks if r == 1)
-    return [1.0 / winners if r == 1 else 0.0 for r in ranks]
+@dataclass(frozen=True, slots=True)
+class RoundStarted:
+    league: League
+    season: Season
+    number: int
+    round_id: int
+    start_by: str
+    deadline: str
+    tables: tuple[RoundTable, ...]
+    benched: tuple[int, ...]
+    sitting_out: tuple[int, ...]
+    unavailable: tuple[int, ...]
 
 
-def expected(r_i: float, r_j: float) -> float:
-    return 1.0 / (1.0 + 10.0 ** ((r_j - r_i) / 400.0))
+@dataclass(frozen=True, slots=True)
+class TableBegun:
+    table: int
+    game: GameRow  # the lobby after the no-shows were handled
+    no_shows: tuple[tuple[int, int | None], ...]  # (no-show, substitute or None = AI/dropped)
+    ai_seats: tuple[str, ...]
+    cancelled: bool  # too few players left to start
 
 
-def elo_changes(ratings: Sequence[float], ranks: Sequence[int], k: float = K_FACTOR
-                ) -> list[float]:
-    """Rating change of each player of one game: pairwise Elo, K scaled by 1/(n-1)."""
-    n = len(ratings)
-    if n < 2:
-        return [0.0] * n
-    out = []
-    for i in range(n):
-        total = 0.0
-        for j in range(n):
-            if i == j:
-                continue
-            result = 1.0 if ranks[i] < ranks[j] else 0.5 if ranks[i] == ranks[j] else 0.0
-            total += result - expected(ratings[i], ratings[j])
-        out.append(k / (n - 1) * total)
-    return out
-
-
-def compact_ranks(ranks: Sequence[int]) -> list[int]:
-    """Ranks among the counted players only: 1 + how many of them finished strictly ahead."""
-    return [1 + sum(1 for q in ranks if q < r) for r in ranks]
-
-
-def build_table(
-    games: Iterable[PlayedGame],
-    names: dict[int, str] | None = None,
-    registered: Iterable[int] = (),
-) -> list[Row]:
-    """Fold the games (in the order given) into standings rows, best first."""
-    names = names or {}
-    rows: dict[int, Row] = {}
-
-    def row(uid: int, seat: str) -> Row:
-        if uid not in rows:
-            rows[uid] = Row(uid, names.get(uid, seat))
-        return rows[uid]
-
-    for game in games:
-        placings = [p for p in game.placings if p.user_id]
-        if not placings:
-            continue
-        ranks = compact_ranks([p.rank for p in placings])
-        players = [row(p.user_id, p.seat) for p in placings]
-        points = placement_points(ranks)
-        wins = win_shares(ranks)
-        changes = elo_changes([r.rating for r in players], ranks)
-        for r, rank, pts, win, change in zip(players, ranks, points, wins, changes,
-                                             strict=True):
-            r.played += 1
-            r.rank_total += rank
-            r.points += pts
-            r.wins += win
-            r.rating += change
-            r.last_change = change
-    for uid in registered:
-        row(uid, names.get(uid, f"member {uid}")).registered = True
-    return sorted(rows.values(),
-                  key=lambda r: (-round(r.points, 6), -round(r.wins, 6), -r.rating,
-                                 r.name.casefold(), r.user_id))
+@dataclass(frozen=True, slots=True)
+class AuditEntry:
+    id: int
+    season_id: int | None
+    game_id: int | None
+    actor_id: int | None
+    action: str
+    reason: str
+    detail: str
+    at: str
 
 
 def clean_name(raw: str, what: str) -> str:
@@ -258,6 +224,13 @@ def clean_name(raw: str, what: str) -> str:
     if len(name) > NAME_LIMIT:
         raise LeagueError(f"That {what} name is too long: {NAME_LIMIT} characters at most.")
     return name
+
+
+def clean_reason(raw: str | None) -> str:
+    reason = re.sub(r"\s+", " ", raw or "").strip()
+    if not reason:
+        raise LeagueError("Say why in `reason`: it goes into the league's audit log.")
+    return reason[:REASON_LIMIT]
 
 
 # -- the service ----------------------------------------------------------------------------
@@ -282,8 +255,9 @@ def _season(row: Sequence[Any]) -> Season:
 class LeagueService:
     """Leagues of one bot; every statement goes through the store's connection and lock."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, *, now: Callable[[], datetime] | None = None) -> None:
         self.store = store
+        self.now = now or (lambda: datetime.now(UTC))
 
     # -- plumbing ------------------------------------------------------------------------
 
@@ -372,8 +346,11 @@ class LeagueService:
         open_ = [s for s in seasons if s.is_open]
         return open_[0] if open_ else seasons[-1]
 
-    async def start_season(self, league: League, name: str, by: int | None = None) -> Season:
+    async def start_season(self, league: League, name: str, by: int | None = None, *,
+                           rounds: int | None = None) -> Season:
         name = clean_name(name, "season")
+        if rounds is not None and not 1 <= rounds <= 100:
+            raise LeagueError("A season has 1 to 100 rounds.")
         running = await self.open_season(league)
         if running is not None:
             raise LeagueError(f"{running.name} is still running in {league.name}; end it first "
@@ -391,6 +368,8 @@ class LeagueService:
                                   "first with `/league season end`.") from None
             raise LeagueError(f"{league.name} already had a season called {name}; season "
                               "names are unique in a league, so pick another.") from None
+        if rounds is not None:
+            await self.store.set_season_rounds(int(season_id), rounds)
         row = await self._one(f"SELECT {_SEASON_COLS} FROM seasons WHERE id = ?", (season_id,))
         return _season(row)
 
@@ -415,7 +394,10 @@ class LeagueService:
         reg = await self.registration(season, user_id)
         return reg is not None and reg.active
 
-    async def register(self, league: League, user_id: int, name: str) -> Season:
+    async def register(self, league: League, user_id: int, name: str, *,
+                       substitute: bool = False) -> Season:
+        """Register for the open season, as a player or as a substitute (seated only in
+        place of a no-show)."""
         season = await self.current_season(league)
         reg = await self.registration(season, user_id)
         if reg is not None and reg.active:
@@ -427,6 +409,8 @@ class LeagueService:
                 f" ON CONFLICT (season_id, user_id) DO UPDATE SET left_at = NULL,"
                 f" name = excluded.name, joined_at = {_NOW}",
                 (season.id, user_id, name[:NAME_LIMIT] or "player"))
+        await self.store.set_registration_prefs(season.id, user_id,
+                                                {"substitute": int(substitute), "sit_out": 0})
         return season
 
     async def unregister(self, league: League, user_id: int) -> Season:
@@ -528,7 +512,8 @@ class LeagueService:
         return game, season
 
     async def check_seat(self, game: GameRow, user_id: int) -> None:
-        """GameService seat check: only registered members sit in a league game."""
+        """GameService seat check: only registered members sit in a league game, and a round
+        table's lobby only seats the players drawn for that table."""
         tagged = await self.season_of_game(game.id)
         if tagged is None:
             return
@@ -537,6 +522,11 @@ class LeagueService:
             raise NotRegistered(f"<@{user_id}> is not registered for {season.name}, and only "
                                 "registered players sit in this league game; use `/league join`"
                                 " first.")
+        table = (game.options.get("league") or {}).get("table")
+        if game.status is GameStatus.LOBBY and table is not None and user_id not in table:
+            raise LeagueError(f"<@{user_id}> is not drawn for this table of round "
+                              f"{game.options['league'].get('round')}; the table is "
+                              + ", ".join(f"<@{u}>" for u in table) + ".")
 
     # -- results -------------------------------------------------------------------------
 
@@ -555,6 +545,44 @@ class LeagueService:
                 return list(ranking)
         return None
 
+    async def _races(self, game_id: int) -> dict[str, list[str]]:
+        """Seat name -> races picked in the game, in order (from the `picked` events)."""
+        out: dict[str, list[str]] = {}
+        rows = await self._all(
+            "SELECT events FROM actions WHERE game_id = ? AND events LIKE ? ORDER BY seq",
+            (game_id, '%"picked"%'))
+        for (events,) in rows:
+            for ev in json.loads(events):
+                if ev.get("type") == "picked" and ev.get("player") and ev.get("race"):
+                    out.setdefault(str(ev["player"]), []).append(str(ev["race"]))
+        return out
+
+    async def played_placings(self, game: GameRow) -> list[Placing] | None:
+        """The members' placings of a finished game: the game's ranking for seats held by a
+        member (AI and vacant seats left out), then every member who left a seat (kicked, or
+        quit) ranked last together."""
+        ranking = await self._final_ranking(game.id)
+        if ranking is None:
+            return None
+        races = await self._races(game.id)
+        placings: list[Placing] = []
+        for entry in ranking:
+            seat = game.seat_named(str(entry.get("player")))
+            if seat is None or seat.user_id <= 0:
+                continue
+            placings.append(Placing(seat.user_id, seat.name, int(entry["rank"]),
+                                    int(entry.get("total", 0)), tuple(races.get(seat.name, ()))))
+        last = len(ranking) + 1
+        holders = {p.user_id for p in placings}
+        for seat_name, users in sorted((game.options.get("left") or {}).items()):
+            for uid in users if isinstance(users, list) else [users]:
+                uid = int(uid)
+                if uid > 0 and uid not in holders:
+                    holders.add(uid)
+                    placings.append(Placing(uid, seat_name, last, 0,
+                                            tuple(races.get(seat_name, ()))))
+        return placings
+
     async def record(self, game_id: int) -> Recorded | None:
         """Record a finished league game's result once; None when it is not one to record
         (not a league game, not finished, or recorded already)."""
@@ -565,16 +593,9 @@ class LeagueService:
         game = await self.store.get_game(game_id)
         if game is None or game.status is not GameStatus.FINISHED:
             return None
-        ranking = await self._final_ranking(game_id)
-        if ranking is None:
+        placings = await self.played_placings(game)
+        if placings is None:
             return None
-        placings = []
-        for entry in ranking:
-            seat = game.seat_named(str(entry.get("player")))
-            if seat is None or not seat.user_id:
-                continue  # a seat left vacant by a moderator kick is not counted
-            placings.append(Placing(seat.user_id, seat.name, int(entry["rank"]),
-                                    int(entry.get("total", 0))))
         before = await self._season_games(season)
         async with self.store.transaction() as conn:
             cur = await conn.execute(
@@ -583,14 +604,20 @@ class LeagueService:
             if cur.rowcount != 1:
                 return None
             await conn.executemany(
-                "INSERT INTO league_results (game_id, user_id, seat, rank, coins)"
-                " VALUES (?, ?, ?, ?, ?)",
-                [(game_id, p.user_id, p.seat, p.rank, p.coins) for p in placings])
-        rows_before = {r.user_id: r.rating for r in build_table(before)}
-        after = {r.user_id: r.rating for r in build_table(await self._season_games(season))}
-        changes = {p.user_id: after.get(p.user_id, START_RATING)
-                   - rows_before.get(p.user_id, START_RATING) for p in placings}
+                "INSERT INTO league_results (game_id, user_id, seat, rank, coins, races)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                [(game_id, p.user_id, p.seat, p.rank, p.coins, " ".join(p.races))
+                 for p in placings])
+        changes = self._changes(before, await self._season_games(season), placings)
         return Recorded(game_id, league, season, tuple(placings), changes)
+
+    @staticmethod
+    def _changes(before: list[PlayedGame], after: list[PlayedGame],
+                 placings: Iterable[Placing]) -> dict[int, float]:
+        rows_before = {r.user_id: r.rating for r in build_table(before)}
+        rows_after = {r.user_id: r.rating for r in build_table(after)}
+        return {p.user_id: rows_after.get(p.user_id, START_RATING)
+                - rows_before.get(p.user_id, START_RATING) for p in placings}
 
     async def sync(self) -> list[Recorded]:
         """Record every finished league game whose result is missing (e.g. after a crash)."""
@@ -605,23 +632,30 @@ class LeagueService:
                 out.append(rec)
         return out
 
-    async def _games(self, where: str, params: Sequence[Any]) -> list[PlayedGame]:
+    async def _games(self, where: str, params: Sequence[Any], *, voided: bool = False
+                     ) -> list[PlayedGame]:
+        """Recorded games in the order they finished (voided ones only when asked)."""
         rows = await self._all(
             "SELECT lg.game_id, lg.season_id, COALESCE(g.finished_at, lg.recorded_at),"
-            " r.user_id, r.seat, r.rank, r.coins FROM league_results r"
+            " r.user_id, r.seat, r.rank, r.coins, r.races, lr.number, lg.voided_at,"
+            " lg.awarded FROM league_results r"
             " JOIN league_games lg ON lg.game_id = r.game_id JOIN games g ON g.id = lg.game_id"
-            f" WHERE {where} ORDER BY COALESCE(g.finished_at, lg.recorded_at), lg.game_id,"
-            " r.rank, r.user_id", params)
+            " LEFT JOIN league_rounds lr ON lr.id = lg.round_id"
+            f" WHERE lg.recorded_at IS NOT NULL AND (? = 1 OR lg.voided_at IS NULL) AND {where}"
+            " ORDER BY COALESCE(g.finished_at, lg.recorded_at), lg.game_id, r.rank, r.user_id",
+            (int(voided), *params))
         games: dict[int, PlayedGame] = {}
-        for gid, sid, at, uid, seat, rank, coins in rows:
+        for gid, sid, at, uid, seat, rank, coins, races, rnd, void, awarded in rows:
             pg = games.get(gid)
-            p = Placing(uid, seat, rank, coins)
-            games[gid] = (PlayedGame(gid, sid, at, (*pg.placings, p)) if pg
-                          else PlayedGame(gid, sid, at, (p,)))
+            p = Placing(uid, seat, rank, coins, tuple((races or "").split()))
+            games[gid] = (PlayedGame(gid, sid, at, (*pg.placings, p), rnd, void is not None,
+                                     bool(awarded)) if pg
+                          else PlayedGame(gid, sid, at, (p,), rnd, void is not None,
+                                          bool(awarded)))
         return list(games.values())
 
-    async def _season_games(self, season: Season) -> list[PlayedGame]:
-        return await self._games("lg.season_id = ?", (season.id,))
+    async def _season_games(self, season: Season, *, voided: bool = False) -> list[PlayedGame]:
+        return await self._games("lg.season_id = ?", (season.id,), voided=voided)
 
     async def _names(self, season_ids: Sequence[int]) -> dict[int, str]:
         if not season_ids:
@@ -635,14 +669,20 @@ class LeagueService:
     async def standings(self, league: League, season_name: str | None = None) -> Standings:
         await self.sync()
         season = await self.season(league, season_name)
-        games = await self._season_games(season)
+        games = await self._season_games(season, voided=True)
+        counted = [g for g in games if not g.voided]
         regs = await self.registrations(season, include_left=True)
         names = {r.user_id: r.name for r in regs}
-        rows = build_table(games, names, [r.user_id for r in regs if r.active])
+        planned = await self.store.season_rounds(season.id)
+        rows = build_table(counted, names, [r.user_id for r in regs if r.active],
+                           planned_rounds=planned)
         row = await self._one(
             "SELECT COUNT(*) FROM league_games lg JOIN games g ON g.id = lg.game_id"
-            " WHERE lg.season_id = ? AND g.status IN ('lobby', 'active')", (season.id,))
-        return Standings(league, season, tuple(rows), len(games), int(row[0]))
+            " WHERE lg.season_id = ? AND g.status IN ('lobby', 'active')"
+            " AND lg.recorded_at IS NULL", (season.id,))
+        rounds = await self.store.league_rounds(season.id)
+        return Standings(league, season, tuple(rows), len(counted), int(row[0]), len(rounds),
+                         planned, len(games) - len(counted))
 
     async def rating(self, league: League, user_id: int) -> RatingCard:
         """A member's season line (open or latest season) and all-time league rating."""
@@ -664,3 +704,411 @@ class LeagueService:
         all_rows = build_table(games, names)
         all_time = next((r for r in all_rows if r.user_id == user_id), None)
         return RatingCard(league, season, user_id, season_row, place, size, all_time)
+
+    async def player(self, league: League, user_id: int, season_name: str | None = None
+                     ) -> PlayerCard:
+        """A member's season: line, place, and every counted game with their rank."""
+        st = await self.standings(league, season_name)
+        place, row = next(((i, r) for i, r in enumerate(st.rows, 1) if r.user_id == user_id),
+                          (None, None))
+        played = []
+        for g in await self._season_games(st.season):
+            members = g.counted()
+            ranks = dict(zip([p.user_id for p in members],
+                             counted_ranks([p.rank for p in members]), strict=True))
+            if user_id in ranks:
+                played.append((g, ranks[user_id], len(members)))
+        return PlayerCard(league, st.season, user_id, row, place, tuple(played))
+
+    # -- organisers and settings ---------------------------------------------------------
+
+    async def settings(self, league: League) -> LeagueSettings:
+        raw = await self.store.league_settings(league.id)
+        return LeagueSettings(
+            organiser_role_id=raw["organiser_role_id"], allow_ai=bool(raw["allow_ai"]),
+            table_size=int(raw["table_size"]), start_minutes=int(raw["start_minutes"]),
+            round_days=int(raw["round_days"]), summary_channel=raw["summary_channel"],
+            summary_at=raw["summary_at"],
+            channels=tuple(await self.store.league_channels(league.id)))
+
+    async def is_organiser(self, league: League, role_ids: Iterable[int]) -> bool:
+        role = (await self.settings(league)).organiser_role_id
+        return role is not None and role in set(role_ids)
+
+    async def audit(self, league: League, *, by: int | None, action: str, reason: str = "",
+                    detail: str = "", season: Season | None = None,
+                    game_id: int | None = None) -> None:
+        await self.store.add_league_audit(
+            league_id=league.id, season_id=season.id if season else None, game_id=game_id,
+            actor_id=by, action=action, reason=reason, detail=detail, now=iso(self.now()))
+
+    async def audit_log(self, league: League, limit: int = 20) -> list[AuditEntry]:
+        return [AuditEntry(*r) for r in await self.store.league_audit(league.id, limit)]
+
+    async def configure(self, league: League, by: int, changes: dict[str, Any]) -> LeagueSettings:
+        """Change settings (validated here); logged with the old and new values."""
+        if not changes:
+            raise LeagueError("Name at least one setting to change.")
+        if "table_size" in changes and not tables.MIN_TABLE <= changes["table_size"] <= \
+                tables.MAX_TABLE:
+            raise LeagueError("Tables have 3 to 5 seats.")
+        if "start_minutes" in changes and not 0 <= changes["start_minutes"] <= 24 * 60:
+            raise LeagueError("The start window is 0 to 1440 minutes.")
+        if "round_days" in changes and not 1 <= changes["round_days"] <= 60:
+            raise LeagueError("A round lasts 1 to 60 days.")
+        old = await self.store.league_settings(league.id)
+        stored = {k: (int(v) if isinstance(v, bool) else v) for k, v in changes.items()}
+        await self.store.set_league_settings(league.id, stored)
+        detail = ", ".join(f"{k}: {old.get(k)} → {stored[k]}" for k in stored)
+        await self.audit(league, by=by, action="settings", detail=detail)
+        return await self.settings(league)
+
+    async def set_channel(self, league: League, by: int, channel_id: int, on: bool) -> bool:
+        changed = await self.store.set_league_channel(league.id, channel_id, on)
+        if changed:
+            await self.audit(league, by=by, action="channel add" if on else "channel remove",
+                             detail=f"<#{channel_id}>")
+        return changed
+
+    async def set_rounds(self, league: League, by: int, rounds: int | None) -> Season:
+        season = await self.current_season(league)
+        if rounds is not None and not 1 <= rounds <= 100:
+            raise LeagueError("A season has 1 to 100 rounds.")
+        await self.store.set_season_rounds(season.id, rounds)
+        await self.audit(league, by=by, action="season rounds", season=season,
+                         detail=str(rounds))
+        return season
+
+    # -- player preferences --------------------------------------------------------------
+
+    async def _own_registration(self, league: League, user_id: int) -> Season:
+        season = await self.current_season(league)
+        if not await self.is_registered(season, user_id):
+            raise NotRegistered(f"You're not registered for {season.name}; use `/league join`"
+                                " first.")
+        return season
+
+    async def set_days(self, league: League, user_id: int, text: str) -> frozenset[int]:
+        season = await self._own_registration(league, user_id)
+        try:
+            days = tables.parse_days(text)
+        except ValueError as exc:
+            raise LeagueError(f"I don't know the day {str(exc)!r}; name weekdays like "
+                              "`mon wed sat`, or `any`.") from None
+        await self.store.set_registration_prefs(
+            season.id, user_id, {"days": " ".join(tables.WEEKDAYS[d] for d in sorted(days))})
+        return days
+
+    async def set_sit_out(self, league: League, user_id: int, on: bool) -> Season:
+        season = await self._own_registration(league, user_id)
+        await self.store.set_registration_prefs(season.id, user_id, {"sit_out": int(on)})
+        return season
+
+    async def set_substitute(self, league: League, user_id: int, on: bool) -> Season:
+        season = await self._own_registration(league, user_id)
+        await self.store.set_registration_prefs(season.id, user_id, {"substitute": int(on)})
+        return season
+
+    # -- rounds --------------------------------------------------------------------------
+
+    async def _met(self, season: Season) -> dict[tuple[int, int], int]:
+        games = await self._season_games(season)
+        return tables.met_counts([[p.user_id for p in g.counted()] for g in games])
+
+    async def start_round(self, league: League, by: int, *, guild_id: int,
+                          seed: Callable[[], int]) -> RoundStarted:
+        """Form the tables of the next round and open one lobby per table channel."""
+        season = await self.current_season(league)
+        conf = await self.settings(league)
+        rounds = await self.store.league_rounds(season.id)
+        if rounds and rounds[-1][7] is None:
+            raise LeagueError(f"Round {rounds[-1][2]} has not begun yet; begin it with "
+                              "`/league round begin` before starting the next one.")
+        planned = await self.store.season_rounds(season.id)
+        number = len(rounds) + 1
+        if planned is not None and number > planned:
+            raise LeagueError(f"{season.name} has {planned} rounds and all have started; end "
+                              "the season or raise its rounds with `/league season rounds`.")
+        now = self.now()
+        round_weekdays = tables.round_days(now.weekday(), conf.round_days)
+        prefs = await self.store.registration_prefs(season.id)
+        standings = {r.user_id: r.rating for r in build_table(await self._season_games(season))}
+        candidates, sitting, away = [], [], []
+        for uid, _name, days, sit_out, substitute in prefs:
+            if substitute:
+                continue
+            if sit_out:
+                sitting.append(uid)
+                continue
+            if not tables.parse_days(days) & round_weekdays:
+                away.append(uid)
+                continue
+            candidates.append(tables.Candidate(uid, standings.get(uid, START_RATING)))
+        plan = tables.form_tables(candidates, met=await self._met(season),
+                                  preferred=conf.table_size, allow_ai=conf.allow_ai)
+        if not plan.tables:
+            raise LeagueError(f"Only {len(candidates)} registered player"
+                              f"{'s are' if len(candidates) != 1 else ' is'} available for "
+                              f"round {number}; a table needs {tables.MIN_TABLE} (or 2 with AI "
+                              "fill allowed in `/league settings`).")
+        free = [c for c in conf.channels if await self.store.open_game(c) is None]
+        if len(free) < len(plan.tables):
+            raise LeagueError(f"Round {number} needs {len(plan.tables)} table channels without a "
+                              f"game; {len(free)} of the league's {len(conf.channels)} are free. "
+                              "Add channels with `/league channel add` or finish the games "
+                              "in them.")
+        start_by = iso(now + timedelta(minutes=conf.start_minutes))
+        deadline = iso(now + timedelta(days=conf.round_days))
+        games = []
+        for i, (t, channel_id) in enumerate(zip(plan.tables, free, strict=False), 1):
+            options = {"league": {"season_id": season.id, "season": season.name,
+                                  "league": league.name, "round": number, "table_no": i,
+                                  "table": list(t.players), "ai_seats": t.ai_seats,
+                                  "start_by": start_by, "deadline": deadline},
+                       "max_players": t.seats}
+            games.append((guild_id, channel_id, (), options, seed(), i))
+        try:
+            round_id, ids = await self.store.create_league_round(
+                season_id=season.id, number=number, by=by, now=iso(now), start_by=start_by,
+                deadline=deadline, games=games)
+        except ChannelBusy:
+            raise LeagueError("A table channel got a game a moment ago; start the round "
+                              "again.") from None
+        out = tuple(RoundTable(i, gid, ch, t.players, t.ai_seats)
+                    for i, (gid, t, ch) in enumerate(zip(ids, plan.tables, free, strict=False), 1))
+        await self.audit(league, by=by, action="round start", season=season,
+                         detail=f"round {number}: " + "; ".join(
+                             f"table {t.number} <#{t.channel_id}> "
+                             + " ".join(f"<@{u}>" for u in t.players)
+                             + (f" +{t.ai_seats} AI" if t.ai_seats else "") for t in out))
+        return RoundStarted(league, season, number, round_id, start_by, deadline, out,
+                            plan.benched, tuple(sitting), tuple(away))
+
+    async def current_round(self, season: Season) -> tuple[Any, ...] | None:
+        rounds = await self.store.league_rounds(season.id)
+        return rounds[-1] if rounds else None
+
+    async def begin_round(self, league: League, by: int | None, *, force: bool = False
+                          ) -> tuple[int, list[TableBegun]]:
+        """After the start window: seat substitutes (else AI seats, if allowed) for players
+        who did not join their table's lobby, then return the lobbies ready to start. Tables
+        left with fewer than 2 players are cancelled (their game ended)."""
+        season = await self.current_season(league)
+        rnd = await self.current_round(season)
+        if rnd is None or rnd[7] is not None:
+            raise LeagueError("No round is waiting to begin; start one with "
+                              "`/league round start`.")
+        round_id, number, start_by = rnd[0], rnd[2], rnd[5]
+        if not force and self.now() < parse_iso(start_by):
+            raise LeagueError(f"The start window of round {number} is open until "
+                              f"{start_by[11:16]} UTC; players can still join. Wait, or use "
+                              "`force: True` to begin now.")
+        if not await self.store.mark_round_begun(round_id, iso(self.now())):
+            raise LeagueError(f"Round {number} has just begun.")
+        conf = await self.settings(league)
+        prefs = await self.store.registration_prefs(season.id)
+        round_games = await self.store.round_games(round_id)
+        drawn = set()
+        lobbies = []
+        for game_id, table_no in round_games:
+            game = await self.store.get_game(game_id)
+            if game is not None:
+                drawn |= set((game.options.get("league") or {}).get("table") or ())
+                lobbies.append((table_no, game))
+        subs = [(uid, name) for uid, name, _d, _s, sub in prefs if sub and uid not in drawn]
+        names = {uid: name for uid, name, *_ in prefs}
+        out: list[TableBegun] = []
+        for table_no, game in lobbies:
+            if game.status is not GameStatus.LOBBY:
+                continue
+            meta = dict(game.options.get("league") or {})
+            table = list(meta.get("table") or ())
+            seated = {s.user_id for s in game.players}
+            seats = list(game.players)
+            no_shows: list[tuple[int, int | None]] = []
+            ai: list[str] = []
+            for uid in table:
+                if uid in seated:
+                    continue
+                if subs:
+                    sub_id, sub_name = subs.pop(0)
+                    seats.append(Seat(sub_id, engine_name(sub_name, [s.name for s in seats])))
+                    no_shows.append((uid, sub_id))
+                elif conf.allow_ai:
+                    name = engine_name(f"{AI_NAME} {len(ai) + 1}", [s.name for s in seats])
+                    seats.append(Seat(0, name))
+                    ai.append(name)
+                    no_shows.append((uid, None))
+                else:
+                    no_shows.append((uid, None))
+            for _ in range(int(meta.get("ai_seats") or 0)):
+                name = engine_name(f"{AI_NAME} {len(ai) + 1}", [s.name for s in seats])
+                seats.append(Seat(0, name))
+                ai.append(name)
+            meta["no_shows"] = [u for u, _ in no_shows]
+            options = dict(game.options)
+            options["league"] = meta
+            options["max_players"] = max(len(seats), MIN_PLAYERS)
+            if ai:
+                options["ai"] = ai
+                options["vacant"] = sorted({*options.get("vacant", []), *ai})
+            humans = [s for s in seats if s.user_id > 0]
+            cancelled = len(humans) < MIN_PLAYERS or len(seats) < MIN_PLAYERS
+            game = await self.store.update_lobby(game.id, players=seats, options=options,
+                                                 opener_id=humans[0].user_id if humans
+                                                 else None)
+            if cancelled:
+                await self.store.set_status(game.id, GameStatus.ENDED)
+            for uid, sub in no_shows:
+                what = (f"replaced by <@{sub}>" if sub else "replaced by an AI seat"
+                        if conf.allow_ai else "table plays without them")
+                await self.audit(league, by=by, action="no-show", season=season,
+                                 game_id=game.id,
+                                 detail=f"round {number} table {table_no}: <@{uid}> "
+                                        f"({names.get(uid, uid)}) {what}")
+            if cancelled:
+                await self.audit(league, by=by, action="table cancelled", season=season,
+                                 game_id=game.id,
+                                 detail=f"round {number} table {table_no}: too few players")
+            out.append(TableBegun(table_no, game, tuple(no_shows), tuple(ai), cancelled))
+        return number, out
+
+    # -- disputes: void, award, re-open --------------------------------------------------
+
+    async def _league_game(self, league: League, game_id: int
+                           ) -> tuple[Season, GameRow, tuple[Any, ...]]:
+        tagged = await self.season_of_game(game_id)
+        if tagged is None or tagged[0].id != league.id:
+            raise LeagueError(f"Game #{game_id} is not a game of {league.name}.")
+        game = await self.store.get_game(game_id)
+        flags = await self.store.league_game_flags(game_id)
+        assert game is not None and flags is not None
+        return tagged[1], game, flags
+
+    async def void(self, league: League, by: int, game_id: int, reason: str | None) -> Season:
+        reason = clean_reason(reason)
+        await self.sync()
+        season, game, flags = await self._league_game(league, game_id)
+        if flags[4] is not None:
+            raise LeagueError(f"Game #{game_id} is already void; `/league reopen` restores it.")
+        if game.status.is_open:
+            raise LeagueError(f"Game #{game_id} is still {game.status.value}; end it with "
+                              "`/sw mod end` first, or award it with `/league award`.")
+        await self.store.set_league_result(game_id, placings=None,
+                                           recorded_at=flags[3] or iso(self.now()),
+                                           voided_at=iso(self.now()), awarded=bool(flags[5]))
+        await self.audit(league, by=by, action="void", reason=reason, season=season,
+                         game_id=game_id)
+        return season
+
+    async def award(self, league: League, by: int, game_id: int, order: Sequence[int],
+                    reason: str | None, *,
+                    stop: Callable[[GameRow], Awaitable[None]] | None = None) -> Recorded:
+        """Set a game's result by hand: `order` lists its members best first (each one
+        ranked by position). A game still open is stopped first (with `stop`, e.g. the game
+        service's end, once everything is checked)."""
+        reason = clean_reason(reason)
+        season, game, flags = await self._league_game(league, game_id)
+        if len(set(order)) != len(order) or not order:
+            raise LeagueError("Name each player once, best first.")
+        members = {s.user_id for s in game.players if s.user_id > 0}
+        meta = game.options.get("league") or {}
+        if game.status is GameStatus.LOBBY and meta.get("table"):
+            members |= set(meta["table"])
+        for users in (game.options.get("left") or {}).values():
+            members |= {int(u) for u in (users if isinstance(users, list) else [users])}
+        unknown = [u for u in order if u not in members]
+        missing = [u for u in members if u not in order]
+        if unknown or missing:
+            raise LeagueError(
+                "Name every member of game #" + str(game_id) + " exactly once, best first: "
+                + ", ".join(f"<@{u}>" for u in sorted(members)) + ".")
+        if game.status.is_open:
+            if stop is not None:
+                await stop(game)
+            else:
+                await self.store.set_status(game_id, GameStatus.ENDED)
+        seats = {s.user_id: s.name for s in game.players}
+        races = await self._races(game_id)
+        placings = [Placing(u, seats.get(u, f"member {u}"), i, 0,
+                            tuple(races.get(seats.get(u, ""), ())))
+                    for i, u in enumerate(order, 1)]
+        before = await self._season_games(season)
+        await self.store.set_league_result(
+            game_id, placings=[(p.user_id, p.seat, p.rank, p.coins, " ".join(p.races))
+                               for p in placings],
+            recorded_at=iso(self.now()), voided_at=None, awarded=True)
+        await self.audit(league, by=by, action="award", reason=reason, season=season,
+                         game_id=game_id,
+                         detail=", ".join(f"{p.rank}. <@{p.user_id}>" for p in placings))
+        changes = self._changes(before, await self._season_games(season), placings)
+        return Recorded(game_id, league, season, tuple(placings), changes)
+
+    async def reopen(self, league: League, by: int, game_id: int, reason: str | None) -> str:
+        """Undo a void or an award: the game counts again with the result it was played to
+        (an awarded game that never finished goes back to having no result)."""
+        reason = clean_reason(reason)
+        season, game, flags = await self._league_game(league, game_id)
+        recorded_at, voided_at, awarded = flags[3], flags[4], bool(flags[5])
+        if voided_at is None and not awarded:
+            raise LeagueError(f"Game #{game_id} is neither void nor awarded; nothing to "
+                              "re-open.")
+        if voided_at is not None and not awarded:
+            await self.store.set_league_result(game_id, placings=None, recorded_at=recorded_at,
+                                               voided_at=None, awarded=False)
+            what = "counts again"
+        elif game.status is GameStatus.FINISHED:
+            placings = await self.played_placings(game) or []
+            await self.store.set_league_result(
+                game_id, placings=[(p.user_id, p.seat, p.rank, p.coins, " ".join(p.races))
+                                   for p in placings],
+                recorded_at=iso(self.now()), voided_at=None, awarded=False)
+            what = "counts again with the result it was played to"
+        else:
+            await self.store.set_league_result(game_id, placings=[], recorded_at=None,
+                                               voided_at=None, awarded=False)
+            what = "has no result again"
+        await self.audit(league, by=by, action="reopen", reason=reason, season=season,
+                         game_id=game_id, detail=what)
+        return what
+
+    # -- export and summary --------------------------------------------------------------
+
+    async def export(self, league: League, season_name: str | None = None
+                     ) -> tuple[Season, str, str]:
+        """(season, CSV text, JSON text) of a season's games and results."""
+        st = await self.standings(league, season_name)
+        games = await self._season_games(st.season, voided=True)
+        regs = await self.registrations(st.season, include_left=True)
+        names = {r.user_id: r.name for r in regs}
+        rows = league_export.game_rows(league.name, st.season.name, games, names)
+        return (st.season, league_export.to_csv(rows),
+                league_export.to_json(league.name, st.season.name, games, names, st.rows))
+
+    async def summaries_due(self, every: timedelta = timedelta(days=7)
+                            ) -> list[tuple[League, int]]:
+        """Leagues with a summary channel and an open season whose last weekly summary is
+        older than `every` (or never posted); each is marked as posted now."""
+        rows = await self._all(
+            "SELECT l.id, l.guild_id, l.name, s.summary_channel, s.summary_at FROM leagues l"
+            " JOIN league_settings s ON s.league_id = l.id WHERE s.summary_channel IS NOT NULL"
+            " ORDER BY l.id")
+        now = self.now()
+        out = []
+        for lid, gid, name, channel, at in rows:
+            lg = League(lid, gid, name)
+            if await self.open_season(lg) is None:
+                continue
+            if at is not None and now - parse_iso(at) < every:
+                continue
+            await self.store.set_league_settings(lid, {"summary_at": iso(now)})
+            out.append((lg, int(channel)))
+        return out
+
+
+__all__ = [
+    "AuditEntry", "League", "LeagueError", "LeagueService", "LeagueSettings", "NoLeague",
+    "NoSeason", "NotOrganiser", "NotRegistered", "Placing", "PlayedGame", "PlayerCard",
+    "RatingCard", "Recorded", "Registration", "RoundStarted", "Row", "Season", "Standings",
+    "TableBegun", "build_table", "placement_points", "win_shares",
+]

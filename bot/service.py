@@ -812,6 +812,7 @@ class GameService:
                 seats = [Seat(new_id, s.name) if s.user_id == user_id else s
                          for s in game.players]
                 await self.store.set_players(game.id, seats)
+                await self._set_options(game.id, _left_seat(game.options, seat))
                 line = text.replaced_line(seat.name, new_id)
             elif ai is not None:
                 if ai not in AI_LEVELS:
@@ -823,7 +824,7 @@ class GameService:
                 line = f"The AI ({ai}) plays the seat **{seat.name}** from now on."
             else:
                 seats = [Seat(0, s.name) if s.user_id == user_id else s for s in game.players]
-                opts = dict(game.options)
+                opts = _left_seat(game.options, seat)
                 opts["vacant"] = sorted({*opts.get("vacant", []), seat.name})
                 await self.store.set_players(game.id, seats)
                 await self._set_options(game.id, opts)
@@ -1443,6 +1444,17 @@ def _only_placement(state: Any) -> Any | None:
 
 
 _SKIP_ORDER = ("end", "deploy", "pick", "decline")
+
+
+def _left_seat(options: dict[str, Any], seat: Seat) -> dict[str, Any]:
+    """Options with `left[seat name]` listing the members who left that seat mid-game (kicked
+    or quit), so results can rank them last (bot.league)."""
+    opts = dict(options)
+    left = {k: list(v) for k, v in (opts.get("left") or {}).items()}
+    if seat.user_id > 0 and seat.user_id not in left.get(seat.name, []):
+        left.setdefault(seat.name, []).append(seat.user_id)
+    opts["left"] = left
+    return opts
 
 
 def _skip_action(legal: Sequence[Any]) -> Any | None:

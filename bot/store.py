@@ -694,3 +694,185 @@ class Store:
                 (keep, game_id),
             )
         return removed
+
+    # -- league rounds, settings, audit (bot.league) ----------------------------------------
+    # Portable SQL: `?` parameters, times passed in as UTC ISO strings, no engine functions.
+
+    LEAGUE_SETTINGS = ("organiser_role_id", "allow_ai", "table_size", "start_minutes",
+                       "round_days", "summary_channel", "summary_at")
+
+    async def league_settings(self, league_id: int) -> dict[str, Any]:
+        cols = ", ".join(self.LEAGUE_SETTINGS)
+        row = await self.fetchone(
+            f"SELECT {cols} FROM league_settings WHERE league_id = ?", (league_id,))
+        if row is None:
+            return {"organiser_role_id": None, "allow_ai": 0, "table_size": 4,
+                    "start_minutes": 30, "round_days": 7, "summary_channel": None,
+                    "summary_at": None}
+        return dict(zip(self.LEAGUE_SETTINGS, row, strict=True))
+
+    async def set_league_settings(self, league_id: int, changes: dict[str, Any]) -> None:
+        bad = set(changes) - set(self.LEAGUE_SETTINGS)
+        if bad:
+            raise ValueError(f"unknown league settings {sorted(bad)}")
+        if not changes:
+            return
+        async with self.transaction() as conn:
+            await conn.execute(
+                "INSERT INTO league_settings (league_id) SELECT ? WHERE NOT EXISTS"
+                " (SELECT 1 FROM league_settings WHERE league_id = ?)", (league_id, league_id))
+            sets = ", ".join(f"{k} = ?" for k in changes)
+            await conn.execute(f"UPDATE league_settings SET {sets} WHERE league_id = ?",
+                               (*changes.values(), league_id))
+
+    async def league_channels(self, league_id: int) -> list[int]:
+        rows = await self.fetchall(
+            "SELECT channel_id FROM league_channels WHERE league_id = ? ORDER BY channel_id",
+            (league_id,))
+        return [int(r[0]) for r in rows]
+
+    async def set_league_channel(self, league_id: int, channel_id: int, on: bool) -> bool:
+        """Add or remove a table channel; -> whether anything changed."""
+        async with self.transaction() as conn:
+            if on:
+                cur = await conn.execute(
+                    "INSERT INTO league_channels (league_id, channel_id) SELECT ?, ? WHERE NOT"
+                    " EXISTS (SELECT 1 FROM league_channels WHERE league_id = ? AND"
+                    " channel_id = ?)", (league_id, channel_id, league_id, channel_id))
+            else:
+                cur = await conn.execute(
+                    "DELETE FROM league_channels WHERE league_id = ? AND channel_id = ?",
+                    (league_id, channel_id))
+            return cur.rowcount == 1
+
+    async def set_registration_prefs(self, season_id: int, user_id: int,
+                                     changes: dict[str, Any]) -> None:
+        bad = set(changes) - {"days", "sit_out", "substitute"}
+        if bad:
+            raise ValueError(f"unknown registration fields {sorted(bad)}")
+        if not changes:
+            return
+        sets = ", ".join(f"{k} = ?" for k in changes)
+        async with self.transaction() as conn:
+            await conn.execute(
+                f"UPDATE registrations SET {sets} WHERE season_id = ? AND user_id = ?",
+                (*changes.values(), season_id, user_id))
+
+    async def registration_prefs(self, season_id: int) -> list[tuple[int, str, str, int, int]]:
+        """(user id, name, days, sit_out, substitute) of the active registrations."""
+        return [tuple(r) for r in await self.fetchall(
+            "SELECT user_id, name, days, sit_out, substitute FROM registrations"
+            " WHERE season_id = ? AND left_at IS NULL ORDER BY joined_at, user_id",
+            (season_id,))]
+
+    async def set_season_rounds(self, season_id: int, rounds: int | None) -> None:
+        async with self.transaction() as conn:
+            await conn.execute("UPDATE seasons SET rounds = ? WHERE id = ?", (rounds, season_id))
+
+    async def season_rounds(self, season_id: int) -> int | None:
+        row = await self.fetchone("SELECT rounds FROM seasons WHERE id = ?", (season_id,))
+        return None if row is None or row[0] is None else int(row[0])
+
+    _ROUND_COLS = "id, season_id, number, started_by, started_at, start_by, deadline, begun_at"
+
+    async def league_rounds(self, season_id: int) -> list[tuple[Any, ...]]:
+        return [tuple(r) for r in await self.fetchall(
+            f"SELECT {self._ROUND_COLS} FROM league_rounds WHERE season_id = ? ORDER BY number",
+            (season_id,))]
+
+    async def league_round(self, round_id: int) -> tuple[Any, ...] | None:
+        row = await self.fetchone(
+            f"SELECT {self._ROUND_COLS} FROM league_rounds WHERE id = ?", (round_id,))
+        return None if row is None else tuple(row)
+
+    async def create_league_round(
+        self, *, season_id: int, number: int, by: int | None, now: str, start_by: str,
+        deadline: str, games: Sequence[tuple[int, int, Sequence[Seat], dict[str, Any], int,
+                                             int]],
+    ) -> tuple[int, list[int]]:
+        """One round and its lobbies in one transaction: games are (guild, channel, seats,
+        options, seed, table number). -> (round id, game ids). ChannelBusy when a channel
+        already has an open game (then nothing is written)."""
+        try:
+            async with self.transaction() as conn:
+                cur = await conn.execute(
+                    "INSERT INTO league_rounds (season_id, number, started_by, started_at,"
+                    " start_by, deadline) VALUES (?, ?, ?, ?, ?, ?)",
+                    (season_id, number, by, now, start_by, deadline))
+                round_id = int(cur.lastrowid)
+                ids = []
+                for guild_id, channel_id, seats, options, seed, table_no in games:
+                    cur = await conn.execute(
+                        "INSERT INTO games (guild_id, channel_id, seed, board, players, options,"
+                        " opener_id) VALUES (?, ?, ?, NULL, ?, ?, ?)",
+                        (guild_id, channel_id, seed, _dumps([s.to_json() for s in seats]),
+                         _dumps(options), by))
+                    game_id = int(cur.lastrowid)
+                    await conn.execute(
+                        "INSERT INTO league_games (game_id, season_id, opened_by, round_id,"
+                        " table_no) VALUES (?, ?, ?, ?, ?)",
+                        (game_id, season_id, by, round_id, table_no))
+                    ids.append(game_id)
+        except aiosqlite.IntegrityError as exc:
+            raise ChannelBusy(str(exc)) from exc
+        return round_id, ids
+
+    async def mark_round_begun(self, round_id: int, now: str) -> bool:
+        async with self.transaction() as conn:
+            cur = await conn.execute(
+                "UPDATE league_rounds SET begun_at = ? WHERE id = ? AND begun_at IS NULL",
+                (now, round_id))
+            return cur.rowcount == 1
+
+    async def round_games(self, round_id: int) -> list[tuple[int, int]]:
+        """(game id, table number) of a round."""
+        return [(int(a), int(b or 0)) for a, b in await self.fetchall(
+            "SELECT game_id, table_no FROM league_games WHERE round_id = ? ORDER BY table_no",
+            (round_id,))]
+
+    async def league_game_flags(self, game_id: int) -> tuple[Any, ...] | None:
+        """(season id, round id, table, recorded_at, voided_at, awarded) of a league game."""
+        row = await self.fetchone(
+            "SELECT season_id, round_id, table_no, recorded_at, voided_at, awarded"
+            " FROM league_games WHERE game_id = ?", (game_id,))
+        return None if row is None else tuple(row)
+
+    async def set_league_result(self, game_id: int, *, placings: Sequence[tuple[int, str, int,
+                                                                               int, str]] | None,
+                                recorded_at: str | None, voided_at: str | None,
+                                awarded: bool) -> None:
+        """Replace a league game's result and flags at once (placings None keeps them)."""
+        async with self.transaction() as conn:
+            await conn.execute(
+                "UPDATE league_games SET recorded_at = ?, voided_at = ?, awarded = ?"
+                " WHERE game_id = ?", (recorded_at, voided_at, int(awarded), game_id))
+            if placings is not None:
+                await conn.execute("DELETE FROM league_results WHERE game_id = ?", (game_id,))
+                await conn.executemany(
+                    "INSERT INTO league_results (game_id, user_id, seat, rank, coins, races)"
+                    " VALUES (?, ?, ?, ?, ?, ?)", [(game_id, *p) for p in placings])
+
+    async def add_league_audit(self, *, league_id: int, season_id: int | None,
+                               game_id: int | None, actor_id: int | None, action: str,
+                               reason: str, detail: str, now: str) -> None:
+        async with self.transaction() as conn:
+            await conn.execute(
+                "INSERT INTO league_audit (league_id, season_id, game_id, actor_id, action,"
+                " reason, detail, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (league_id, season_id, game_id, actor_id, action, reason, detail, now))
+
+    async def league_audit(self, league_id: int, limit: int = 20) -> list[tuple[Any, ...]]:
+        """(id, season id, game id, actor id, action, reason, detail, at), newest first."""
+        return [tuple(r) for r in await self.fetchall(
+            "SELECT id, season_id, game_id, actor_id, action, reason, detail, at"
+            " FROM league_audit WHERE league_id = ? ORDER BY id DESC LIMIT ?",
+            (league_id, limit))]
+
+    async def due_league_rounds(self, now: str) -> list[tuple[int, int, str]]:
+        """(league id, guild id, league name) of leagues whose latest round's start window
+        closed at or before `now` and whose games have not begun."""
+        return [(int(a), int(b), str(c)) for a, b, c in await self.fetchall(
+            "SELECT l.id, l.guild_id, l.name FROM league_rounds r"
+            " JOIN seasons s ON s.id = r.season_id JOIN leagues l ON l.id = s.league_id"
+            " WHERE r.begun_at IS NULL AND r.start_by <= ? AND s.ended_at IS NULL"
+            " ORDER BY r.start_by", (now,))]

@@ -1,5 +1,6 @@
 """bot.league on a real SQLite file: leagues and seasons, registration, league lobbies, recording
-a finished game exactly once, standings numbers and pairwise Elo computed by hand."""
+a finished game exactly once, standings numbers by hand and OpenSkill ratings checked against
+the library folded by the test itself."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import random
 from pathlib import Path
 
 import pytest
+from openskill.models import PlackettLuce
 
 from bot.league import (
     League,
@@ -16,7 +18,6 @@ from bot.league import (
     NoSeason,
     NotRegistered,
     build_table,
-    elo_changes,
     placement_points,
     win_shares,
 )
@@ -24,6 +25,19 @@ from bot.service import GameService
 from bot.store import GameStatus, Seat, Store
 
 GUILD, OTHER_GUILD = 10, 11
+
+
+def lib_ordinals(*games: list[tuple[int, int]]) -> dict[int, float]:
+    """The library's own fold: each game is [(user id, rank)], applied in order."""
+    m = PlackettLuce()
+    ratings: dict[int, object] = {}
+    for game in games:
+        out = m.rate([[ratings.get(u) or m.rating()] for u, _ in game],
+                     ranks=[r for _, r in game])
+        for (u, _), team in zip(game, out, strict=True):
+            ratings[u] = team[0]
+    return {u: r.ordinal() for u, r in ratings.items()}
+
 CH = 2000
 ANN, BOB, CID, DAN, MOD = 1, 2, 3, 4, 500
 
@@ -89,20 +103,6 @@ def test_points_by_place_and_ties() -> None:
     assert placement_points([1, 2, 2, 4, 5]) == [12, 7.5, 7.5, 3, 0]
     assert win_shares([1, 1, 3]) == [0.5, 0.5, 0]
     assert win_shares([1, 1, 1]) == pytest.approx([1 / 3] * 3)
-
-
-def test_elo_three_players_by_hand() -> None:
-    # equal ratings: every duel expects 1/2; K/(n-1) = 16
-    assert elo_changes([1500, 1500, 1500], [1, 2, 3]) == [16, 0, -16]
-    # 1516, 1500, 1484 with the last one winning and the others tied:
-    # E(C>A) = 1/(1+10^(32/400)) = 0.454084, E(C>B) = 1/(1+10^(16/400)) = 0.476998,
-    # E(A>B) = 0.523012; dC = 16*(0.545916+0.523002) = +17.1029,
-    # dA = 16*((0.5-0.523012)+(0-0.545916)) = -9.1029, dB = 16*((0.5-0.476988)-0.523002) = -8
-    d = elo_changes([1516, 1500, 1484], [2, 2, 1])
-    assert d == pytest.approx([-9.1029, -8.0, 17.1029], abs=1e-3)
-    assert sum(d) == pytest.approx(0)
-    # a tie between equals changes nothing
-    assert elo_changes([1500, 1500], [1, 1]) == [0, 0]
 
 
 # -- leagues, seasons, registration ---------------------------------------------------------
@@ -222,7 +222,10 @@ async def test_three_player_standings_by_hand(store: Store, leagues: LeagueServi
     g1 = await _finished_game(store, leagues, lg, CH, [(ANN, 1, 30), (BOB, 2, 25), (CID, 3, 9)])
     rec = await leagues.record(g1)
     assert rec is not None and [p.user_id for p in rec.placings] == [ANN, BOB, CID]
-    assert rec.changes == pytest.approx({ANN: 16, BOB: 0, CID: -16})
+    first = lib_ordinals([(ANN, 1), (BOB, 2), (CID, 3)])
+    start = PlackettLuce().rating().ordinal()
+    assert rec.changes == pytest.approx({u: o - start for u, o in first.items()})
+    assert rec.changes[ANN] > 0 > rec.changes[CID]
     assert await leagues.record(g1) is None  # recorded once only
     assert await leagues.sync() == []
     # game 2: cid wins, ann and bob tie for second (same coins and tokens)
@@ -238,16 +241,16 @@ async def test_three_player_standings_by_hand(store: Store, leagues: LeagueServi
     assert (by[ANN].wins, by[CID].wins, by[BOB].wins) == (1, 1, 0)
     assert (by[ANN].played, by[BOB].avg_rank, by[CID].avg_rank) == (2, 2.0, 2.0)
     assert by[ANN].avg_rank == 1.5
-    # ratings: 1516/1500/1484 after g1, then -9.1029 / -8 / +17.1029 (see the Elo test)
-    assert by[ANN].rating == pytest.approx(1506.897, abs=1e-3)
-    assert by[BOB].rating == pytest.approx(1492.0, abs=1e-3)
-    assert by[CID].rating == pytest.approx(1501.103, abs=1e-3)
-    assert by[CID].last_change == pytest.approx(17.103, abs=1e-3)
+    # ratings: the library's fold of the two games (the tie shares rank 2)
+    both = lib_ordinals([(ANN, 1), (BOB, 2), (CID, 3)], [(CID, 1), (ANN, 2), (BOB, 2)])
+    for uid in (ANN, BOB, CID):
+        assert by[uid].rating == pytest.approx(both[uid], abs=1e-9)
+    assert by[CID].trend == pytest.approx(both[CID] - first[CID], abs=1e-9)
     assert all(r.registered for r in st.rows)
 
     card = await leagues.rating(lg, CID)
     assert card.season_place == 2 and card.season_size == 3
-    assert card.season_row.rating == pytest.approx(1501.103, abs=1e-3)
+    assert card.season_row.rating == pytest.approx(both[CID], abs=1e-9)
     assert card.all_time.played == 2
 
 
@@ -260,7 +263,8 @@ async def test_shared_win_and_leaving_keeps_results(store: Store, leagues: Leagu
     by = {r.user_id: r for r in st.rows}
     assert by[ANN].wins == by[BOB].wins == 0.5
     assert by[ANN].points == by[BOB].points == 6
-    assert by[ANN].rating == by[BOB].rating == 1500
+    assert by[ANN].rating == by[BOB].rating == pytest.approx(
+        lib_ordinals([(ANN, 1), (BOB, 1)])[ANN])
     assert not by[BOB].registered and by[BOB].played == 1  # left, but the game counts
     assert by[DAN].played == 0 and by[DAN].registered and by[DAN].avg_rank is None
     assert [r.user_id for r in st.rows][-1] == DAN
@@ -283,12 +287,14 @@ async def test_seasons_keep_separate_tables_and_ratings(store: Store, leagues: L
     assert summer_st.season.id == summer.id
     assert [r.user_id for r in spring_st.rows] == [ANN, BOB]
     assert [r.user_id for r in summer_st.rows] == [BOB, ANN]
-    assert summer_st.rows[0].rating == 1516  # a new season starts everyone at 1500
+    # a new season starts everyone afresh
+    fresh = lib_ordinals([(BOB, 1), (ANN, 2)])
+    assert summer_st.rows[0].rating == pytest.approx(fresh[BOB])
     card = await leagues.rating(lg, ANN)
-    # all-time: ann 1516 then loses to bob (1484): E = 1/(1+10^(-32/400)) = 0.545916,
-    # change 32 * (0 - 0.545916) = -17.469
-    assert card.all_time.rating == pytest.approx(1516 - 17.469, abs=1e-3)
-    assert card.season_row.rating == 1484
+    # all-time: both games folded in order
+    assert card.all_time.rating == pytest.approx(
+        lib_ordinals([(ANN, 1), (BOB, 2)], [(BOB, 1), (ANN, 2)])[ANN])
+    assert card.season_row.rating == pytest.approx(fresh[ANN])
 
 
 async def test_a_real_game_is_recorded_when_it_finishes(
@@ -344,7 +350,8 @@ def test_table_ignores_vacant_seats_and_reranks() -> None:
                                   Placing(BOB, "bob", 3, 10)))
     rows = {r.user_id: r for r in build_table([game])}
     assert set(rows) == {ANN, BOB}
-    assert rows[ANN].wins == 1 and rows[ANN].points == 12 and rows[ANN].rating == 1516
+    assert rows[ANN].wins == 1 and rows[ANN].points == 12
+    assert rows[ANN].rating == pytest.approx(lib_ordinals([(ANN, 1), (BOB, 2)])[ANN])
 
 
 async def test_concurrent_recording_writes_once(store: Store, leagues: LeagueService) -> None:
@@ -368,17 +375,25 @@ async def test_embed_and_texts(store: Store, leagues: LeagueService) -> None:
     lg = await _season(leagues, ANN, BOB, CID)
     gid = await _finished_game(store, leagues, lg, CH, [(ANN, 1, 30), (BOB, 2, 25), (CID, 3, 9)])
     rec = await leagues.record(gid)
-    assert result_text(rec).count("<@") == 3 and f"1. <@{ANN}> (+16)" in result_text(rec)
-    assert f"2. <@{BOB}> (±0)" in result_text(rec) and f"3. <@{CID}> (-16)" in result_text(rec)
+    after = lib_ordinals([(ANN, 1), (BOB, 2), (CID, 3)])
+    start = PlackettLuce().rating().ordinal()
+    text = result_text(rec)
+    assert text.count("<@") == 3
+    for place, uid in enumerate((ANN, BOB, CID), 1):
+        assert f"{place}. <@{uid}> ({after[uid] - start:+.1f})" in text
     await leagues.unregister(lg, CID)
     embed = standings_embed(await leagues.standings(lg)).to_dict()
     lines = embed["description"].splitlines()
-    assert lines[2].split() == ["1", "user1", "1", "1", "1.0", "12", "1516"]
-    assert lines[4].split() == ["3", "user3*", "1", "0", "3.0", "0", "1484"]
+    # place, player, games, left, wins, avg rank, points, rating, trend
+    assert lines[2].split() == ["1", "user1", "1", "—", "1", "1.0", "12",
+                                f"{after[ANN]:.1f}", f"{after[ANN] - start:+.1f}"]
+    assert lines[4].split() == ["3", "user3*", "1", "—", "0", "3.0", "0",
+                                f"{after[CID]:.1f}", f"{after[CID] - start:+.1f}"]
     assert "left the season" in embed["description"]
     assert "30" not in embed["description"]  # coins are never in the table
     member = SimpleNamespace(mention=f"<@{BOB}>")
     text = rating_text(await leagues.rating(lg, BOB), member)
-    assert "rating **1500**" in text and "place 2 of 3" in text and "6 points" in text
+    assert f"rating **{after[BOB]:.1f}**" in text and "place 2 of 3" in text
+    assert "6 points" in text and "σ " in text
     nobody = rating_text(await leagues.rating(lg, DAN), SimpleNamespace(mention="<@4>"))
     assert "no finished game yet" in nobody

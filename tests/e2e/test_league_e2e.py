@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 
 from fakediscord import MANAGE_GUILD, FakeDiscord
+from openskill.models import PlackettLuce
 
 from bot.app import SmallWorldBot
 from bot.settings import Settings
@@ -39,7 +40,7 @@ async def test_league_season_game_and_standings(fake_discord: FakeDiscord,
         created = await say(mia, "league create", name="Friday League")
         assert not created.ephemeral and "Friday League" in created.content
         refused = await say(bob, "league season start", name="Spring 2026")
-        assert refused.ephemeral and "Only moderators can start a season" in refused.content
+        assert refused.ephemeral and "Only organisers can start a season" in refused.content
         started = await say(mia, "league season start", name="Spring 2026")
         assert "Spring 2026" in started.content and "/league join" in started.content
         choices = await fake.autocomplete(ann, ch, "league standings", focused="season")
@@ -97,7 +98,11 @@ async def test_league_season_game_and_standings(fake_discord: FakeDiscord,
         assert "final.png" in last.files and "League result" not in last.content
         result = await fake.wait_for_message(ch, lambda m: "League result" in m.content,
                                              timeout=10, after=last)
-        assert f"1. <@{ann['id']}> (+16), 2. <@{bob['id']}> (-16)" in result.content
+        m = PlackettLuce()
+        won, lost = (t[0].ordinal() for t in m.rate([[m.rating()], [m.rating()]], ranks=[1, 2]))
+        start_ = m.rating().ordinal()
+        assert (f"1. <@{ann['id']}> ({won - start_:+.1f}), "
+                f"2. <@{bob['id']}> ({lost - start_:+.1f})") in result.content
         assert "Spring 2026" in result.content
         public = fake.messages_in(ch)
         assert public.index(last) < public.index(result)
@@ -108,15 +113,18 @@ async def test_league_season_game_and_standings(fake_discord: FakeDiscord,
         assert embed["title"] == "Friday League — Spring 2026 standings (running)"
         rows = [line.split() for line in embed["description"].splitlines()
                 if re.match(r"^\s*\d+ ", line)]
-        # place, player, games, wins, average rank, points, Elo
-        assert rows == [["1", "ann", "1", "1", "1.0", "12", "1516"],
-                        ["2", "bob", "1", "0", "2.0", "0", "1484"]]
+        # place, player, games, left, wins, average rank, points, rating, trend
+        assert rows == [["1", "ann", "1", "—", "1", "1.0", "12", f"{won:.1f}",
+                         f"{won - start_:+.1f}"],
+                        ["2", "bob", "1", "—", "0", "2.0", "0", f"{lost:.1f}",
+                         f"{lost - start_:+.1f}"]]
+        assert "standings.png" in table.files
         assert "1 finished game" in table.text and "12×(n−p)/(n−1)" in table.text
 
         card = await say(bob, "league rating")
         assert card.ephemeral and "rating **" in card.content and "1 game" in card.content
         help_ = await say(cid, "league help")
-        assert help_.ephemeral and "32/(n−1)" in help_.content
+        assert help_.ephemeral and "OpenSkill" in help_.content
 
         # ending the season posts the final table
         ended = await say(mia, "league season end")
