@@ -1,0 +1,334 @@
+"""bot.league rounds and disputes on a real SQLite file with the real GameService: tables and
+lobbies, the start window, no-shows replaced by substitutes or AI seats, a kicked member
+recorded last, void / award / re-open with the audit log, organiser role, weekly summaries,
+and results stored before this version rated by OpenSkill after the migration."""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+from datetime import UTC, datetime, timedelta
+from importlib import resources
+from pathlib import Path
+
+import pytest
+
+from bot.league import LeagueError, LeagueService, NotRegistered
+from bot.service import GameService
+from bot.standings import build_table
+from bot.store import GameStatus, Store
+
+GUILD = 10
+CHANNELS = [3001, 3002, 3003]
+MOD = 500
+PLAYERS = list(range(1, 8))  # seven members
+SUB = 50
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.t = datetime(2026, 11, 23, 18, 0, tzinfo=UTC)  # a Monday
+
+    def __call__(self) -> datetime:
+        return self.t
+
+
+@pytest.fixture
+async def store(tmp_path: Path):
+    s = await Store.open(str(tmp_path / "rounds.db"))
+    yield s
+    await s.close()
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+async def leagues(store: Store, clock: Clock) -> LeagueService:
+    return LeagueService(store, now=clock)
+
+
+@pytest.fixture
+async def games(store: Store, leagues: LeagueService) -> GameService:
+    svc = GameService(store, rng=random.Random(0))
+    svc.seat_checks.append(leagues.check_seat)
+    svc.finish_listeners.append(lambda game: leagues.record(game.id))
+    return svc
+
+
+async def _league(leagues: LeagueService, players=PLAYERS, *, channels=CHANNELS, sub=True,
+                  **settings):
+    lg = await leagues.create_league(GUILD, "Friday League", MOD)
+    await leagues.start_season(lg, "Spring", MOD, rounds=3)
+    for uid in players:
+        await leagues.register(lg, uid, f"user{uid}")
+    if sub:
+        await leagues.register(lg, SUB, "subby", substitute=True)
+    for ch in channels:
+        await leagues.set_channel(lg, MOD, ch, True)
+    if settings:
+        await leagues.configure(lg, MOD, settings)
+    return lg
+
+
+seeds = iter(range(1, 10_000))
+
+
+async def test_round_start_opens_a_lobby_per_table(store, leagues, clock) -> None:
+    lg = await _league(leagues)
+    r = await leagues.start_round(lg, MOD, guild_id=GUILD, seed=lambda: next(seeds))
+    assert r.number == 1 and sorted(len(t.players) for t in r.tables) == [3, 4]
+    assert sorted(u for t in r.tables for u in t.players) == PLAYERS  # the sub is not drawn
+    assert r.start_by == "2026-11-23T18:30:00.000Z" and r.deadline.startswith("2026-11-30T18")
+    for t in r.tables:
+        game = await store.get_game(t.game_id)
+        assert game.status is GameStatus.LOBBY and game.channel_id == t.channel_id
+        assert game.players == () and game.options["league"]["table"] == list(t.players)
+        assert game.options["league"]["deadline"] == r.deadline
+    with pytest.raises(LeagueError, match="has not begun yet"):
+        await leagues.start_round(lg, MOD, guild_id=GUILD, seed=lambda: 1)
+    audit = await leagues.audit_log(lg)
+    assert audit[0].action == "round start" and audit[0].actor_id == MOD
+
+
+async def test_round_needs_enough_channels_and_players(store, leagues) -> None:
+    lg = await _league(leagues, channels=CHANNELS[:1])
+    with pytest.raises(LeagueError, match="needs 2 table channels"):
+        await leagues.start_round(lg, MOD, guild_id=GUILD, seed=lambda: 1)
+    assert await store.league_rounds(1) == []  # nothing half-written
+    lg2 = await leagues.create_league(GUILD, "Tiny", MOD)
+    await leagues.start_season(lg2, "S", MOD)
+    for uid in (1, 2):
+        await leagues.register(lg2, uid, "x")
+    await leagues.set_channel(lg2, MOD, 4000, True)
+    with pytest.raises(LeagueError, match="Only 2 registered players are available"):
+        await leagues.start_round(lg2, MOD, guild_id=GUILD, seed=lambda: 1)
+    await leagues.configure(lg2, MOD, {"allow_ai": True, "table_size": 3})
+    r = await leagues.start_round(lg2, MOD, guild_id=GUILD, seed=lambda: 1)
+    assert r.tables[0].ai_seats == 1
+
+
+async def test_sit_out_and_availability_are_respected(store, leagues, clock) -> None:
+    lg = await _league(leagues)
+    await leagues.set_sit_out(lg, 1, True)
+    await leagues.set_days(lg, 2, "sat sun")
+    await leagues.configure(lg, MOD, {"round_days": 2})  # Monday and Tuesday
+    r = await leagues.start_round(lg, MOD, guild_id=GUILD, seed=lambda: 1)
+    drawn = {u for t in r.tables for u in t.players}
+    assert r.sitting_out == (1,) and r.unavailable == (2,) and drawn == set(PLAYERS) - {1, 2}
+    with pytest.raises(LeagueError, match="I don't know the day 'funday'"):
+        await leagues.set_days(lg, 3, "funday")
+    with pytest.raises(NotRegistered):
+        await leagues.set_sit_out(lg, 99, True)
+
+
+async def test_no_show_replaced_by_substitute_and_only_the_table_joins(
+        store, leagues, games, clock) -> None:
+    lg = await _league(leagues)
+    r = await leagues.start_round(lg, MOD, guild_id=GUILD, seed=lambda: next(seeds))
+    small = next(t for t in r.tables if len(t.players) == 3)
+    big = next(t for t in r.tables if len(t.players) == 4)
+    for uid in big.players:
+        await games.join(big.channel_id, uid, f"user{uid}")
+    absent = small.players[-1]
+    for uid in small.players[:-1]:
+        await games.join(small.channel_id, uid, f"user{uid}")
+    with pytest.raises(LeagueError, match="not drawn for this table"):
+        await games.join(small.channel_id, big.players[0], "intruder")
+    with pytest.raises(LeagueError, match="start window of round 1 is open until 18:30"):
+        await leagues.begin_round(lg, MOD)
+    clock.t += timedelta(minutes=31)
+    number, begun = await leagues.begin_round(lg, None)
+    assert number == 1
+    by_table = {t.table: t for t in begun}
+    small_begun = by_table[small.number]
+    assert small_begun.no_shows == ((absent, SUB),) and not small_begun.cancelled
+    assert {s.user_id for s in small_begun.game.players} == {*small.players[:-1], SUB}
+    assert by_table[big.number].no_shows == ()
+    out = await games.start(small.channel_id, MOD, is_mod=True)
+    assert len(out.game.players) == 3
+    with pytest.raises(LeagueError, match="No round is waiting"):
+        await leagues.begin_round(lg, MOD, force=True)
+    noshow = [e for e in await leagues.audit_log(lg) if e.action == "no-show"]
+    assert len(noshow) == 1 and f"<@{absent}>" in noshow[0].detail and noshow[0].actor_id is None
+    assert f"<@{SUB}>" in noshow[0].detail
+
+
+async def test_no_show_without_substitute_gets_an_ai_seat_or_shrinks(store, leagues, clock
+                                                                      ) -> None:
+    lg = await _league(leagues, PLAYERS[:3], sub=False, allow_ai=True, table_size=3)
+    r = await leagues.start_round(lg, MOD, guild_id=GUILD, seed=lambda: 5)
+    (t,) = r.tables
+    (_, begun) = await leagues.begin_round(lg, MOD, force=True)
+    assert begun[0].ai_seats == ("AI 1", "AI 2", "AI 3")
+    game = begun[0].game
+    assert {s.user_id for s in game.players} == {0} and begun[0].cancelled
+    assert (await store.get_game(game.id)).status is GameStatus.ENDED
+    # without AI fill, a table with two players left still plays, one player is cancelled
+    lg2 = await leagues.create_league(GUILD, "No AI", MOD)
+    await leagues.start_season(lg2, "S", MOD)
+    for uid in (11, 12, 13):
+        await leagues.register(lg2, uid, f"u{uid}")
+    await leagues.set_channel(lg2, MOD, 4100, True)
+    r2 = await leagues.start_round(lg2, MOD, guild_id=GUILD, seed=lambda: 6)
+    svc = GameService(store, rng=random.Random(1))
+    svc.seat_checks.append(leagues.check_seat)
+    for uid in r2.tables[0].players[:2]:
+        await svc.join(4100, uid, f"u{uid}")
+    (_, begun2) = await leagues.begin_round(lg2, MOD, force=True)
+    assert not begun2[0].cancelled and len(begun2[0].game.players) == 2
+    assert begun2[0].no_shows == ((r2.tables[0].players[2], None),)
+
+
+async def _play_out(games: GameService, channel: int):
+    for _ in range(300):
+        out = await games.skip(channel, MOD)
+        if out.finished:
+            return out
+    raise AssertionError("the game did not finish")
+
+
+async def test_a_kicked_member_is_recorded_last(store, leagues, games) -> None:
+    lg = await _league(leagues, [1, 2, 3], sub=False)
+    game, _ = await leagues.open_game(lg, guild_id=GUILD, channel_id=CHANNELS[0], opener_id=1,
+                                      opener_name="user1", is_mod=False, seed=21)
+    await games.join(CHANNELS[0], 2, "user2")
+    await games.join(CHANNELS[0], 3, "user3")
+    await games.start(CHANNELS[0], 1)
+    await games.kick(CHANNELS[0], MOD, 3)
+    out = await _play_out(games, CHANNELS[0])
+    st = await leagues.standings(lg)
+    by = {r.user_id: r for r in st.rows}
+    assert by[3].played == 1 and by[3].ranks == [3] and by[3].points == 0
+    assert {by[1].ranks[0], by[2].ranks[0]} <= {1, 2}
+    assert len(out.state.ranking) == 3  # the seat played on, vacant, but its member is last
+
+
+async def test_void_award_reopen_with_audit(store, leagues, games, clock) -> None:
+    lg = await _league(leagues, [1, 2, 3], sub=False)
+    game, _ = await leagues.open_game(lg, guild_id=GUILD, channel_id=CHANNELS[0], opener_id=1,
+                                      opener_name="user1", is_mod=False, seed=8)
+    await games.join(CHANNELS[0], 2, "user2")
+    await games.join(CHANNELS[0], 3, "user3")
+    await games.start(CHANNELS[0], 1)
+    await _play_out(games, CHANNELS[0])
+    played = await leagues.standings(lg)
+    assert played.games == 1
+    with pytest.raises(LeagueError, match="Say why"):
+        await leagues.void(lg, MOD, game.id, "  ")
+    await leagues.void(lg, MOD, game.id, "played with wrong board")
+    st = await leagues.standings(lg)
+    assert st.games == 0 and st.voided == 1 and all(r.played == 0 for r in st.rows)
+    with pytest.raises(LeagueError, match="already void"):
+        await leagues.void(lg, MOD, game.id, "again")
+    assert await leagues.reopen(lg, MOD, game.id, "mistake") == "counts again"
+    again = await leagues.standings(lg)
+    assert [(r.user_id, r.points, r.rating) for r in again.rows] == [
+        (r.user_id, r.points, r.rating) for r in played.rows]
+    with pytest.raises(LeagueError, match="Name every member"):
+        await leagues.award(lg, MOD, game.id, [1, 2], "dispute")
+    rec = await leagues.award(lg, MOD, game.id, [3, 2, 1], "dispute settled")
+    assert [(p.user_id, p.rank) for p in rec.placings] == [(3, 1), (2, 2), (1, 3)]
+    st = await leagues.standings(lg)
+    assert [r.user_id for r in st.rows] == [3, 2, 1]
+    what = await leagues.reopen(lg, MOD, game.id, "award was wrong")
+    assert what == "counts again with the result it was played to"
+    restored = await leagues.standings(lg)
+    assert [(r.user_id, r.points) for r in restored.rows] == [
+        (r.user_id, r.points) for r in played.rows]
+    log = await leagues.audit_log(lg)
+    assert [e.action for e in log[:4]] == ["reopen", "award", "reopen", "void"]
+    assert log[3].reason == "played with wrong board" and log[3].actor_id == MOD
+    assert log[3].game_id == game.id
+    other = await leagues.create_league(GUILD, "Other", MOD)
+    with pytest.raises(LeagueError, match="not a game of Other"):
+        await leagues.void(other, MOD, game.id, "x")
+
+
+async def test_award_an_open_game_stops_it(store, leagues, games) -> None:
+    lg = await _league(leagues, [1, 2], sub=False)
+    game, _ = await leagues.open_game(lg, guild_id=GUILD, channel_id=CHANNELS[0], opener_id=1,
+                                      opener_name="user1", is_mod=False, seed=3)
+    await games.join(CHANNELS[0], 2, "user2")
+    await games.start(CHANNELS[0], 1)
+    stopped = []
+
+    async def stop(g):
+        stopped.append(g.id)
+        await games.end(g.channel_id, MOD)
+
+    await leagues.award(lg, MOD, game.id, [2, 1], "stalled", stop=stop)
+    assert stopped == [game.id]
+    assert (await store.get_game(game.id)).status is GameStatus.ENDED
+    st = await leagues.standings(lg)
+    assert st.games == 1 and st.rows[0].user_id == 2 and st.open_games == 0
+    assert await leagues.reopen(lg, MOD, game.id, "oops") == "has no result again"
+    assert (await leagues.standings(lg)).games == 0
+
+
+async def test_organiser_role_and_settings(store, leagues) -> None:
+    lg = await _league(leagues, [1], sub=False)
+    assert not await leagues.is_organiser(lg, [77])
+    conf = await leagues.configure(lg, MOD, {"organiser_role_id": 77, "table_size": 5})
+    assert conf.organiser_role_id == 77 and conf.table_size == 5
+    assert await leagues.is_organiser(lg, [5, 77]) and not await leagues.is_organiser(lg, [5])
+    with pytest.raises(LeagueError, match="3 to 5 seats"):
+        await leagues.configure(lg, MOD, {"table_size": 6})
+    assert (await leagues.settings(lg)).table_size == 5
+    log = await leagues.audit_log(lg)
+    assert log[0].action == "settings" and "table_size: 4 → 5" in log[0].detail
+
+
+async def test_weekly_summary_is_due_once_a_week(store, leagues, clock) -> None:
+    lg = await _league(leagues, [1], sub=False)
+    assert await leagues.summaries_due() == []
+    await leagues.configure(lg, MOD, {"summary_channel": 999})
+    assert [(x.id, ch) for x, ch in await leagues.summaries_due()] == [(lg.id, 999)]
+    assert await leagues.summaries_due() == []
+    clock.t += timedelta(days=7)
+    assert len(await leagues.summaries_due()) == 1
+
+
+async def test_due_rounds_for_the_ticker(store, leagues, clock) -> None:
+    lg = await _league(leagues)
+    await leagues.start_round(lg, MOD, guild_id=GUILD, seed=lambda: next(seeds))
+    assert await store.due_league_rounds("2026-11-23T18:29:00Z") == []
+    assert await store.due_league_rounds("2026-11-23T18:31:00Z") == [(lg.id, GUILD,
+                                                                       "Friday League")]
+
+
+async def test_results_from_before_the_migration_are_rated(tmp_path: Path) -> None:
+    """A database at migration 2 (the Elo version) with results: opening it migrates, and the
+    standings rate those results with OpenSkill."""
+    db = tmp_path / "old.db"
+    conn = sqlite3.connect(db)
+    conn.execute("CREATE TABLE schema_version (version INTEGER PRIMARY KEY, name TEXT NOT NULL,"
+                 " applied_at TEXT NOT NULL DEFAULT 'x')")
+    for n, name in ((1, "0001_init.sql"), (2, "0002_leagues.sql")):
+        conn.executescript(resources.files("bot.migrations").joinpath(name).read_text())
+        conn.execute("INSERT INTO schema_version (version, name) VALUES (?, ?)", (n, name))
+    conn.execute("INSERT INTO leagues (guild_id, name) VALUES (1, 'Old')")
+    conn.execute("INSERT INTO seasons (league_id, name) VALUES (1, 'S1')")
+    conn.execute("INSERT INTO games (channel_id, seed, status, finished_at) VALUES"
+                 " (5, 1, 'finished', '2026-01-01T00:00:00Z')")
+    conn.execute("INSERT INTO league_games (game_id, season_id, recorded_at) VALUES (1, 1, 'x')")
+    conn.executemany("INSERT INTO league_results (game_id, user_id, seat, rank, coins) VALUES"
+                     " (1, ?, ?, ?, ?)", [(7, "ann", 1, 30), (8, "bob", 2, 20)])
+    conn.commit()
+    conn.close()
+    store = await Store.open(str(db))
+    try:
+        assert await store.schema_version() >= 5
+        lg_service = LeagueService(store)
+        lg = await lg_service.league(1)
+        st = await lg_service.standings(lg, "S1")
+        from bot.standings import Placing, PlayedGame
+        expected = build_table([PlayedGame(1, 1, "t", (Placing(7, "ann", 1, 30),
+                                                       Placing(8, "bob", 2, 20)))])
+        assert [(r.user_id, r.rating) for r in st.rows] == [(r.user_id, r.rating)
+                                                            for r in expected]
+        assert st.rows[0].rating > st.rows[1].rating
+    finally:
+        await store.close()
