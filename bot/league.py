@@ -674,14 +674,22 @@ class LeagueService:
         regs = await self.registrations(season, include_left=True)
         names = {r.user_id: r.name for r in regs}
         planned = await self.store.season_rounds(season.id)
-        rows = build_table(counted, names, [r.user_id for r in regs if r.active],
-                           planned_rounds=planned)
-        row = await self._one(
-            "SELECT COUNT(*) FROM league_games lg JOIN games g ON g.id = lg.game_id"
-            " WHERE lg.season_id = ? AND g.status IN ('lobby', 'active')"
-            " AND lg.recorded_at IS NULL", (season.id,))
         rounds = await self.store.league_rounds(season.id)
-        return Standings(league, season, tuple(rows), len(counted), int(row[0]), len(rounds),
+        open_rows = await self._all(
+            "SELECT g.players, g.options, g.status FROM league_games lg"
+            " JOIN games g ON g.id = lg.game_id WHERE lg.season_id = ?"
+            " AND g.status IN ('lobby', 'active') AND lg.recorded_at IS NULL", (season.id,))
+        in_play: dict[int, int] = {}
+        for players, options, status in open_rows:
+            users = {int(p["id"]) for p in json.loads(players) if int(p["id"]) > 0}
+            if status == "lobby":
+                users |= set((json.loads(options).get("league") or {}).get("table") or ())
+            for u in users:
+                in_play[u] = in_play.get(u, 0) + 1
+        remaining = None if planned is None else max(0, planned - len(rounds))
+        rows = build_table(counted, names, [r.user_id for r in regs if r.active],
+                           remaining_rounds=remaining, in_play=in_play)
+        return Standings(league, season, tuple(rows), len(counted), len(open_rows), len(rounds),
                          planned, len(games) - len(counted))
 
     async def rating(self, league: League, user_id: int) -> RatingCard:
@@ -888,21 +896,29 @@ class LeagueService:
         rounds = await self.store.league_rounds(season.id)
         return rounds[-1] if rounds else None
 
-    async def begin_round(self, league: League, by: int | None, *, force: bool = False
-                          ) -> tuple[int, list[TableBegun]]:
-        """After the start window: seat substitutes (else AI seats, if allowed) for players
-        who did not join their table's lobby, then return the lobbies ready to start. Tables
-        left with fewer than 2 players are cancelled (their game ended)."""
+    async def round_to_begin(self, league: League, *, force: bool = False
+                             ) -> tuple[Season, tuple[Any, ...]]:
+        """The round that may begin now; refuses (changing nothing) when none is waiting or
+        its start window is still open without `force`."""
         season = await self.current_season(league)
         rnd = await self.current_round(season)
         if rnd is None or rnd[7] is not None:
             raise LeagueError("No round is waiting to begin; start one with "
                               "`/league round start`.")
-        round_id, number, start_by = rnd[0], rnd[2], rnd[5]
+        number, start_by = rnd[2], rnd[5]
         if not force and self.now() < parse_iso(start_by):
             raise LeagueError(f"The start window of round {number} is open until "
                               f"{start_by[11:16]} UTC; players can still join. Wait, or use "
                               "`force: True` to begin now.")
+        return season, rnd
+
+    async def begin_round(self, league: League, by: int | None, *, force: bool = False
+                          ) -> tuple[int, list[TableBegun]]:
+        """After the start window: seat substitutes (else AI seats, if allowed) for players
+        who did not join their table's lobby, then return the lobbies ready to start. Tables
+        left with fewer than 2 players are cancelled (their game ended)."""
+        season, rnd = await self.round_to_begin(league, force=force)
+        round_id, number = rnd[0], rnd[2]
         if not await self.store.mark_round_begun(round_id, iso(self.now())):
             raise LeagueError(f"Round {number} has just begun.")
         conf = await self.settings(league)

@@ -80,7 +80,7 @@ class Row:
     ranks: list[int] = field(default_factory=list)
     races: Counter[str] = field(default_factory=Counter)
     registered: bool = False
-    left: int | None = None  # games still to play this season (planned rounds - played)
+    left: int | None = None  # games still to play: rounds not started + own open games
 
     @property
     def avg_rank(self) -> float | None:
@@ -111,9 +111,11 @@ def build_table(
     names: dict[int, str] | None = None,
     registered: Iterable[int] = (),
     *,
-    planned_rounds: int | None = None,
+    remaining_rounds: int | None = None,
+    in_play: dict[int, int] | None = None,
 ) -> list[Row]:
-    """Fold the games (in the order given) into standings rows, best first."""
+    """Fold the games (in the order given) into standings rows, best first; with `remaining_rounds` (rounds of the season not started yet) each registered
+    player's `left` is those rounds plus their league games still open (`in_play`)."""
     names = names or {}
     rows: dict[int, Row] = {}
     ledger = Ledger()
@@ -147,9 +149,10 @@ def build_table(
             r.races.update(p.races)
     for uid in registered:
         row(uid, names.get(uid, f"member {uid}")).registered = True
-    if planned_rounds is not None:
+    if remaining_rounds is not None:
         for r in rows.values():
-            r.left = max(0, planned_rounds - r.played) if r.registered else 0
+            r.left = (max(0, remaining_rounds) + (in_play or {}).get(r.user_id, 0)
+                      if r.registered else 0)
     return sorted(rows.values(),
                   key=lambda r: (-round(r.points, 6), -round(r.wins, 6), -round(r.rating, 9),
                                  r.name.casefold(), r.user_id))

@@ -277,6 +277,11 @@ def lobby_lines(game: Any) -> list[str]:
         lines.insert(0, f"A **league game** of {tag.get('league', 'the league')}, "
                         f"{tag.get('season', 'this season')}! Only registered players can join "
                         "(`/league join`); the result counts when the game is finished.")
+        if tag.get("round") and tag.get("table") is not None:
+            lines.insert(1, f"Round {tag['round']}, table {tag.get('table_no', '?')}: "
+                            + ", ".join(f"<@{u}>" for u in tag["table"])
+                            + f" — press **Join** by {str(tag.get('start_by', ''))[11:16]} UTC "
+                            "or a substitute takes your seat; the organisers start the game.")
     return lines
 
 

@@ -54,6 +54,7 @@ log = logging.getLogger(__name__)
 Choice = app_commands.Choice
 TABLE_ROWS = 30
 TICK_SECONDS = 60.0
+FOOTER = "Points 12×(n−p)/(n−1) · rating OpenSkill μ−3σ · GP played, Left to play"
 
 HELP_TEXT = "\n".join([
     "**Leagues — a season in five steps**",
@@ -150,9 +151,7 @@ def standings_picture(st: Standings) -> bytes:
         f" of {st.planned_rounds}" if st.planned_rounds else "")
     subtitle = (f"{st.season.name} ({state}) · {rounds} · {st.games} finished game"
                 f"{'s' if st.games != 1 else ''}")
-    return standings_png(f"{st.league.name} standings", subtitle, standings_lines(st),
-                         "Points 12×(n−p)/(n−1) · rating OpenSkill μ−3σ · GP played, Left to "
-                         "play")
+    return standings_png(f"{st.league.name} standings", subtitle, standings_lines(st), FOOTER)
 
 
 def rating_text(card: RatingCard, member: Any) -> str:
@@ -245,13 +244,9 @@ def round_text(r: RoundStarted) -> str:
     return "\n".join(lines)
 
 
-def table_lobby_text(r: RoundStarted, number: int, players: tuple[int, ...], game: GameRow
-                     ) -> str:
-    return (f"**{r.league.name} — round {r.number}, table {number}**: "
-            + ", ".join(f"<@{u}>" for u in players)
-            + f" — press **Join** by {r.start_by[11:16]} UTC, or a substitute takes your "
-            f"seat. Deadline {r.deadline[:10]} {r.deadline[11:16]} UTC.\n"
-            + flow.lobby_content(game))
+def table_lobby_text(r: RoundStarted, game: GameRow) -> str:
+    return (f"**{r.league.name} — round {r.number}** (deadline {r.deadline[:10]} "
+            f"{r.deadline[11:16]} UTC)\n" + flow.lobby_content(game))
 
 
 def begun_lines(t: TableBegun) -> list[str]:
@@ -597,7 +592,7 @@ class LeagueCog(commands.Cog):
             game = await store.get_game(t.game_id)
             try:
                 ch = await self._channel(t.channel_id)
-                await ch.send(table_lobby_text(started, t.number, t.players, game),
+                await ch.send(table_lobby_text(started, game),
                               view=lobby_view(game),
                               allowed_mentions=discord.AllowedMentions(
                                   users=[discord.Object(id=u) for u in t.players],
@@ -614,6 +609,7 @@ class LeagueCog(commands.Cog):
         _guild(interaction)
         lg = await self._league(interaction, league)
         await self._require_organiser(interaction, lg, "begin a round")
+        await self.leagues.round_to_begin(lg, force=force)  # refusals stay ephemeral
         await interaction.response.defer(thinking=True)
         report = await self._begin(lg, interaction.user.id, force=force)
         await send(interaction, f"**{lg.name}**: the round has begun.\n" + "\n".join(report),

@@ -44,7 +44,7 @@ def test_points_and_wins_by_hand() -> None:
 
 def test_table_by_hand_ai_and_voided_left_out() -> None:
     rows = {r.name: r for r in build_table(GAMES, NAMES, [ANN, BOB, CID, DAN],
-                                           planned_rounds=5)}
+                                           remaining_rounds=2, in_play={BOB: 1})}
     # ann: 12 (1st of 3) + 0 (2nd of 2 members) ; bob: 6 + 9 ; cid: 0 + 9 ; dan: 0 + 12
     assert {n: r.points for n, r in rows.items()} == {"ann": 12, "bob": 15, "cid": 9,
                                                        "dan": 12}
@@ -52,7 +52,7 @@ def test_table_by_hand_ai_and_voided_left_out() -> None:
                                                      "dan": 1}
     assert rows["ann"].ranks == [1, 2] and rows["ann"].avg_rank == 1.5
     assert rows["dan"].ranks == [3, 1]
-    assert rows["bob"].played == 2 and rows["bob"].left == 3
+    assert rows["bob"].played == 2 and rows["bob"].left == 3 and rows["ann"].left == 2
     assert rows["ann"].favourite_races() == [("Elves", 2), ("Orcs", 2)]
     order = [r.name for r in build_table(GAMES, NAMES)]
     assert order[0] == "bob" and order[-1] == "cid"
@@ -123,7 +123,7 @@ def test_json_export_has_games_and_standings() -> None:
 
 
 def test_standings_picture_is_a_png_with_a_row_per_player() -> None:
-    table = build_table(GAMES, NAMES, planned_rounds=3)
+    table = build_table(GAMES, NAMES, [ANN], remaining_rounds=1)
     lines = [StandingsLine(i, r.name, r.played, r.left, f"{r.wins:g}", r.avg_rank,
                            f"{r.points:g}", r.rating, r.trend, tuple(r.history))
              for i, r in enumerate(table, 1)]
