@@ -74,3 +74,19 @@ def test_ai_imports_only_stdlib_and_engine() -> None:
             if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
                     and node.value.id == "random"):
                 assert node.attr == "Random", f"{path}: random.{node.attr}"
+
+
+def test_league_core_modules_are_pure() -> None:
+    """Ratings, table formation, season tables and export: no discord, no database, no I/O
+    libraries, so they can be tested (and reused) on their own."""
+    files = _imports("bot")
+    allowed = set(sys.stdlib_module_names) | {"bot", "openskill"}
+    for name in ("ratings", "tables", "standings", "league_export"):
+        names = files[f"bot/{name}.py"]
+        bad = names - allowed
+        assert not bad, f"bot/{name}.py imports {sorted(bad)}"
+        assert not names & {"asyncio", "sqlite3", "socket"}, name
+        tree = ast.parse((ROOT / "bot" / f"{name}.py").read_text(encoding="utf-8"))
+        inner = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)
+                 and n.module and n.module.startswith("bot")}
+        assert inner <= {"bot.ratings", "bot.standings", "bot.tables", "bot.league_export"}, inner

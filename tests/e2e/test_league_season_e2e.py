@@ -201,3 +201,45 @@ async def test_a_season_of_three_rounds(fake_discord: FakeDiscord, tmp_path: Pat
         assert "**void**" in audit.content and "why: wrong board" in audit.content
         assert f"<@{olga['id']}>" in audit.content and "**no-show**" in audit.content
     assert not fake.client_errors
+
+
+async def test_the_ticker_begins_a_round_and_posts_the_weekly_summary(
+        fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    """With a start window of 0 minutes the next tick begins the round by itself (the lone
+    no-show's table plays on without AI), and a summary channel gets the weekly standings."""
+    fake = fake_discord
+    mia = fake.add_user("mia", permissions=MANAGE_GUILD)
+    players = [fake.add_user(n) for n in ("ann", "bob", "cid")]
+    ch, table, news = fake.channel, fake.add_channel("table"), fake.add_channel("news")
+
+    async def say(user, command, **options):
+        return await fake.wait_for_reply(
+            await fake.slash(user, ch, command, options=options), timeout=15)
+
+    async with fake.running(make_bot(fake, tmp_path / "tick.db")) as bot:
+        await bot.wait_until_ready()
+        await say(mia, "league create", name="Tick")
+        await say(mia, "league settings", start_minutes=0, summary_channel=news)
+        await say(mia, "league channel add", channel=table)
+        await say(mia, "league season start", name="S")
+        for p in players:
+            await say(p, "league join")
+        await say(mia, "league round start")
+        lobby = await fake.wait_for_message(table, lambda m: "round 1**" in m.content, timeout=10)
+        for p in players[:2]:
+            await fake.wait_for_reply(await fake.click(p, lobby, label="Join"), timeout=10)
+        cog = bot.get_cog("LeagueCog")
+        await cog.tick()
+        post = await fake.wait_for_message(table, lambda m: "**Round 1, table 1**" in m.content,
+                                           timeout=10)
+        assert f"<@{players[2]['id']}> missed the start; the table plays without them." in (
+            post.content)
+        summary = await fake.wait_for_message(news, lambda m: "Weekly summary" in m.content,
+                                              timeout=10)
+        assert "standings.png" in summary.files and summary.embeds
+        before = len(fake.messages_in(news))
+        await cog.tick()  # nothing due any more: no second summary, no second begin
+        assert len(fake.messages_in(news)) == before
+        audit = await say(mia, "league audit")
+        assert "**no-show**" in audit.content and "the bot" in audit.content
+    assert not fake.client_errors
