@@ -121,16 +121,16 @@ def form_tables(candidates: Sequence[Candidate], *, met: Mapping[tuple[int, int]
     for s in sizes:
         tables.append([c.user_id for c in people[i:i + s]])
         i += s
-    current = cost(tables, ratings, met)
     improved = True
-    while improved:
+    while improved:  # every accepted swap lowers the total cost, so this ends
         improved = False
         for ti, tj in itertools.combinations(range(len(tables)), 2):
+            pair_cost = cost((tables[ti], tables[tj]), ratings, met)  # only these two change
             for a, b in itertools.product(range(len(tables[ti])), range(len(tables[tj]))):
                 tables[ti][a], tables[tj][b] = tables[tj][b], tables[ti][a]
-                c = cost(tables, ratings, met)
-                if c < current - 1e-9:
-                    current, improved = c, True
+                c = cost((tables[ti], tables[tj]), ratings, met)
+                if c < pair_cost - 1e-9:
+                    pair_cost, improved = c, True
                 else:
                     tables[ti][a], tables[tj][b] = tables[tj][b], tables[ti][a]
     out = []
