@@ -29,7 +29,7 @@ import aiosqlite
 
 from bot import league_export, tables
 from bot.ratings import Skill, counted_ranks
-from bot.service import MAX_PLAYERS, MIN_PLAYERS, ServiceError, engine_name
+from bot.service import MAX_PLAYERS, MIN_PLAYERS, ServiceError, board_for, engine_name
 from bot.standings import (
     Placing,
     PlayedGame,
@@ -39,6 +39,7 @@ from bot.standings import (
     win_shares,
 )
 from bot.store import ChannelBusy, GameRow, GameStatus, Seat, Store
+from engine import data as engine_data
 
 START_RATING = Skill.initial().ordinal
 NAME_LIMIT = 40
@@ -59,6 +60,15 @@ def iso(t: datetime) -> str:
 
 def parse_iso(text: str) -> datetime:
     return datetime.fromisoformat(text.replace("Z", "+00:00"))
+
+
+def round_turn_limit(seconds_left: float, seats: int, *, floor: int = 60,
+                     ceiling: int = 14 * 86400) -> int:
+    """The per-turn limit that makes a game of `seats` players fit the round's deadline even
+    if every turn uses its whole limit: the time left over the game's turns (board rounds ×
+    seats), within the clock's bounds."""
+    turns = engine_data.board(board_for(max(MIN_PLAYERS, seats))).rounds * max(MIN_PLAYERS, seats)
+    return int(max(floor, min(ceiling, seconds_left // turns)))
 
 
 # -- errors ---------------------------------------------------------------------------------

@@ -332,3 +332,14 @@ async def test_results_from_before_the_migration_are_rated(tmp_path: Path) -> No
         assert st.rows[0].rating > st.rows[1].rating
     finally:
         await store.close()
+
+
+def test_round_turn_limit_fits_the_game_into_the_deadline() -> None:
+    from bot.league import round_turn_limit
+
+    week = 7 * 86400
+    # 4 players on the 4-player board: 9 rounds of 4 turns
+    assert round_turn_limit(week, 4) == week // 36
+    assert round_turn_limit(week, 3) == week // 30 and round_turn_limit(week, 5) == week // 40
+    assert round_turn_limit(10, 4) == 60  # never under the clock's shortest limit
+    assert round_turn_limit(10**9, 2) == 14 * 86400
