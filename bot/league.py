@@ -542,31 +542,10 @@ class LeagueService:
     # -- results -------------------------------------------------------------------------
 
     async def _final_ranking(self, game_id: int) -> list[dict[str, Any]] | None:
-        rows = await self._all(
-            "SELECT events FROM actions WHERE game_id = ? ORDER BY seq DESC LIMIT 5", (game_id,))
-        for (events,) in rows:
-            for ev in json.loads(events):
-                if ev.get("type") == "game_over" and ev.get("ranking"):
-                    return list(ev["ranking"])
-        row = await self._one(
-            "SELECT state FROM snapshots WHERE game_id = ? ORDER BY seq DESC LIMIT 1", (game_id,))
-        if row is not None:
-            ranking = json.loads(row[0]).get("ranking")
-            if ranking:
-                return list(ranking)
-        return None
+        return await self.store.final_ranking(game_id)
 
     async def _races(self, game_id: int) -> dict[str, list[str]]:
-        """Seat name -> races picked in the game, in order (from the `picked` events)."""
-        out: dict[str, list[str]] = {}
-        rows = await self._all(
-            "SELECT events FROM actions WHERE game_id = ? AND events LIKE ? ORDER BY seq",
-            (game_id, '%"picked"%'))
-        for (events,) in rows:
-            for ev in json.loads(events):
-                if ev.get("type") == "picked" and ev.get("player") and ev.get("race"):
-                    out.setdefault(str(ev["player"]), []).append(str(ev["race"]))
-        return out
+        return await self.store.game_races(game_id)
 
     async def played_placings(self, game: GameRow) -> list[Placing] | None:
         """The members' placings of a finished game: the game's ranking for seats held by a
@@ -608,17 +587,10 @@ class LeagueService:
         if placings is None:
             return None
         before = await self._season_games(season)
-        async with self.store.transaction() as conn:
-            cur = await conn.execute(
-                f"UPDATE league_games SET recorded_at = {_NOW} WHERE game_id = ?"
-                " AND recorded_at IS NULL", (game_id,))
-            if cur.rowcount != 1:
-                return None
-            await conn.executemany(
-                "INSERT INTO league_results (game_id, user_id, seat, rank, coins, races)"
-                " VALUES (?, ?, ?, ?, ?, ?)",
-                [(game_id, p.user_id, p.seat, p.rank, p.coins, " ".join(p.races))
-                 for p in placings])
+        if not await self.store.record_league_result(
+                game_id, [(p.user_id, p.seat, p.rank, p.coins, " ".join(p.races))
+                          for p in placings]):
+            return None
         changes = self._changes(before, await self._season_games(season), placings)
         return Recorded(game_id, league, season, tuple(placings), changes)
 
@@ -632,41 +604,30 @@ class LeagueService:
 
     async def sync(self) -> list[Recorded]:
         """Record every finished league game whose result is missing (e.g. after a crash)."""
-        rows = await self._all(
-            "SELECT lg.game_id FROM league_games lg JOIN games g ON g.id = lg.game_id"
-            " WHERE lg.recorded_at IS NULL AND g.status = 'finished' ORDER BY g.finished_at,"
-            " g.id")
         out = []
-        for (game_id,) in rows:
+        for game_id in await self.store.unrecorded_league_games():
             rec = await self.record(game_id)
             if rec is not None:
                 out.append(rec)
         return out
 
-    async def _games(self, where: str, params: Sequence[Any], *, voided: bool = False
-                     ) -> list[PlayedGame]:
+    async def _games(self, *, season_id: int | None = None, league_id: int | None = None,
+                     voided: bool = False) -> list[PlayedGame]:
         """Recorded games in the order they finished (voided ones only when asked)."""
-        rows = await self._all(
-            "SELECT lg.game_id, lg.season_id, COALESCE(g.finished_at, lg.recorded_at),"
-            " r.user_id, r.seat, r.rank, r.coins, r.races, lr.number, lg.voided_at,"
-            " lg.awarded FROM league_results r"
-            " JOIN league_games lg ON lg.game_id = r.game_id JOIN games g ON g.id = lg.game_id"
-            " LEFT JOIN league_rounds lr ON lr.id = lg.round_id"
-            f" WHERE lg.recorded_at IS NOT NULL AND (? = 1 OR lg.voided_at IS NULL) AND {where}"
-            " ORDER BY COALESCE(g.finished_at, lg.recorded_at), lg.game_id, r.rank, r.user_id",
-            (int(voided), *params))
         games: dict[int, PlayedGame] = {}
-        for gid, sid, at, uid, seat, rank, coins, races, rnd, void, awarded in rows:
-            pg = games.get(gid)
-            p = Placing(uid, seat, rank, coins, tuple((races or "").split()))
-            games[gid] = (PlayedGame(gid, sid, at, (*pg.placings, p), rnd, void is not None,
-                                     bool(awarded)) if pg
-                          else PlayedGame(gid, sid, at, (p,), rnd, void is not None,
-                                          bool(awarded)))
+        for r in await self.store.league_results(season_id=season_id, league_id=league_id,
+                                                 voided=voided):
+            pg = games.get(r.game_id)
+            p = Placing(r.user_id, r.seat, r.rank, r.coins, tuple((r.races or "").split()))
+            games[r.game_id] = (
+                PlayedGame(r.game_id, r.season_id, r.finished_at, (*pg.placings, p), r.round_no,
+                           r.voided, r.awarded) if pg
+                else PlayedGame(r.game_id, r.season_id, r.finished_at, (p,), r.round_no,
+                                r.voided, r.awarded))
         return list(games.values())
 
     async def _season_games(self, season: Season, *, voided: bool = False) -> list[PlayedGame]:
-        return await self._games("lg.season_id = ?", (season.id,), voided=voided)
+        return await self._games(season_id=season.id, voided=voided)
 
     async def _names(self, season_ids: Sequence[int]) -> dict[int, str]:
         if not season_ids:
@@ -686,15 +647,12 @@ class LeagueService:
         names = {r.user_id: r.name for r in regs}
         planned = await self.store.season_rounds(season.id)
         rounds = await self.store.league_rounds(season.id)
-        open_rows = await self._all(
-            "SELECT g.players, g.options, g.status FROM league_games lg"
-            " JOIN games g ON g.id = lg.game_id WHERE lg.season_id = ?"
-            " AND g.status IN ('lobby', 'active') AND lg.recorded_at IS NULL", (season.id,))
+        open_rows = await self.store.open_league_game_rows(season.id)
         in_play: dict[int, int] = {}
-        for players, options, status in open_rows:
-            users = {int(p["id"]) for p in json.loads(players) if int(p["id"]) > 0}
-            if status == "lobby":
-                users |= set((json.loads(options).get("league") or {}).get("table") or ())
+        for game in open_rows:
+            users = {s.user_id for s in game.players if s.user_id > 0}
+            if game.status is GameStatus.LOBBY:
+                users |= set((game.options.get("league") or {}).get("table") or ())
             for u in users:
                 in_play[u] = in_play.get(u, 0) + 1
         remaining = None if planned is None else max(0, planned - len(rounds))
@@ -719,8 +677,7 @@ class LeagueService:
             for i, r in enumerate(st.rows, 1):
                 if r.user_id == user_id:
                     season_row, place = r, i
-        games = await self._games(
-            "lg.season_id IN (SELECT id FROM seasons WHERE league_id = ?)", (league.id,))
+        games = await self._games(league_id=league.id)
         names = await self._names([s.id for s in seasons])
         all_rows = await asyncio.to_thread(build_table, games, names)
         all_time = next((r for r in all_rows if r.user_id == user_id), None)
@@ -1118,10 +1075,7 @@ class LeagueService:
                             ) -> list[tuple[League, int]]:
         """Leagues with a summary channel and an open season whose last weekly summary is
         older than `every` (or never posted); each is marked as posted now."""
-        rows = await self._all(
-            "SELECT l.id, l.guild_id, l.name, s.summary_channel, s.summary_at FROM leagues l"
-            " JOIN league_settings s ON s.league_id = l.id WHERE s.summary_channel IS NOT NULL"
-            " ORDER BY l.id")
+        rows = await self.store.league_summary_channels()
         now = self.now()
         out = []
         for lid, gid, name, channel, at in rows:

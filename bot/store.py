@@ -14,6 +14,7 @@ import json
 import re
 from collections.abc import AsyncIterator, Iterable, Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from enum import StrEnum
 from importlib import resources
 from pathlib import Path
@@ -112,6 +113,23 @@ class ActionRow:
 
 
 @dataclass(frozen=True, slots=True)
+class ResultRow:
+    """One recorded placing of a league game, with when the game finished."""
+
+    game_id: int
+    season_id: int
+    finished_at: str
+    user_id: int
+    seat: str
+    rank: int
+    coins: int
+    races: str = ""  # races picked in the game, space separated
+    round_no: int | None = None
+    voided: bool = False
+    awarded: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class GameLog:
     """What loading needs: the latest usable snapshot and the actions after it."""
 
@@ -192,6 +210,12 @@ def _action(row: Sequence[Any]) -> ActionRow:
 
 _ACTION_COLUMNS = "game_id, seq, action, actor_id, player, events, reveals, ends_turn, created_at"
 _NOW = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
+
+
+def _now_iso() -> str:
+    """UTC now as stored: 2026-11-24T11:40:00.123Z (sorts as text, like _NOW)."""
+    t = datetime.now(UTC)
+    return t.strftime("%Y-%m-%dT%H:%M:%S.") + f"{t.microsecond // 1000:03d}Z"
 
 
 class Store:
@@ -876,3 +900,96 @@ class Store:
             " JOIN seasons s ON s.id = r.season_id JOIN leagues l ON l.id = s.league_id"
             " WHERE r.begun_at IS NULL AND r.start_by <= ? AND s.ended_at IS NULL"
             " ORDER BY r.start_by", (now,))]
+
+    async def final_ranking(self, game_id: int) -> list[dict[str, Any]] | None:
+        """The ranking of a finished game: from its game_over event, else its last snapshot."""
+        rows = await self.fetchall(
+            "SELECT events FROM actions WHERE game_id = ? ORDER BY seq DESC LIMIT 5", (game_id,))
+        for (events,) in rows:
+            for ev in json.loads(events):
+                if ev.get("type") == "game_over" and ev.get("ranking"):
+                    return list(ev["ranking"])
+        row = await self.fetchone(
+            "SELECT state FROM snapshots WHERE game_id = ? ORDER BY seq DESC LIMIT 1", (game_id,))
+        if row is not None:
+            ranking = json.loads(row[0]).get("ranking")
+            if ranking:
+                return list(ranking)
+        return None
+
+    async def game_races(self, game_id: int) -> dict[str, list[str]]:
+        """Seat name -> races picked in the game, in order (from the `picked` events)."""
+        out: dict[str, list[str]] = {}
+        rows = await self.fetchall(
+            "SELECT events FROM actions WHERE game_id = ? AND events LIKE ? ORDER BY seq",
+            (game_id, '%"picked"%'))
+        for (events,) in rows:
+            for ev in json.loads(events):
+                if ev.get("type") == "picked" and ev.get("player") and ev.get("race"):
+                    out.setdefault(str(ev["player"]), []).append(str(ev["race"]))
+        return out
+
+    async def record_league_result(
+        self, game_id: int, placings: Sequence[tuple[int, str, int, int, str]]
+    ) -> bool:
+        """Store a league game's placings (user id, seat, rank, coins, races) once; False when
+        the result was recorded already (then nothing is written)."""
+        async with self.transaction() as conn:
+            cur = await conn.execute(
+                "UPDATE league_games SET recorded_at = ? WHERE game_id = ?"
+                " AND recorded_at IS NULL", (_now_iso(), game_id))
+            if cur.rowcount != 1:
+                return False
+            await conn.executemany(
+                "INSERT INTO league_results (game_id, user_id, seat, rank, coins, races)"
+                " VALUES (?, ?, ?, ?, ?, ?)", [(game_id, *p) for p in placings])
+        return True
+
+    async def unrecorded_league_games(self) -> list[int]:
+        """Finished league games whose result is not recorded yet, in finishing order."""
+        rows = await self.fetchall(
+            "SELECT lg.game_id FROM league_games lg JOIN games g ON g.id = lg.game_id"
+            " WHERE lg.recorded_at IS NULL AND g.status = 'finished' ORDER BY g.finished_at,"
+            " g.id")
+        return [int(r[0]) for r in rows]
+
+    async def league_results(self, *, season_id: int | None = None,
+                             league_id: int | None = None, voided: bool = False
+                             ) -> list[ResultRow]:
+        """Recorded placings of one season's games, or of every season of a league, in the
+        order the games finished (voided games only when asked)."""
+        if season_id is not None:
+            where, param = "lg.season_id = ?", season_id
+        elif league_id is not None:
+            where = "lg.season_id IN (SELECT id FROM seasons WHERE league_id = ?)"
+            param = league_id
+        else:
+            raise ValueError("league_results needs a season_id or a league_id")
+        rows = await self.fetchall(
+            "SELECT lg.game_id, lg.season_id, COALESCE(g.finished_at, lg.recorded_at),"
+            " r.user_id, r.seat, r.rank, r.coins, r.races, lr.number, lg.voided_at,"
+            " lg.awarded FROM league_results r"
+            " JOIN league_games lg ON lg.game_id = r.game_id JOIN games g ON g.id = lg.game_id"
+            " LEFT JOIN league_rounds lr ON lr.id = lg.round_id"
+            f" WHERE lg.recorded_at IS NOT NULL AND (? = 1 OR lg.voided_at IS NULL) AND {where}"
+            " ORDER BY COALESCE(g.finished_at, lg.recorded_at), lg.game_id, r.rank, r.user_id",
+            (int(voided), param))
+        return [ResultRow(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7] or "",
+                          None if r[8] is None else int(r[8]), r[9] is not None, bool(r[10]))
+                for r in rows]
+
+    async def open_league_game_rows(self, season_id: int) -> list[GameRow]:
+        """A season's league games still in their lobby or running, without a result."""
+        rows = await self.fetchall(
+            f"SELECT {', '.join('g.' + c.strip() for c in _GAME_COLUMNS.split(','))}"
+            " FROM league_games lg JOIN games g ON g.id = lg.game_id WHERE lg.season_id = ?"
+            " AND g.status IN ('lobby', 'active') AND lg.recorded_at IS NULL ORDER BY g.id",
+            (season_id,))
+        return [_game(r) for r in rows]
+
+    async def league_summary_channels(self) -> list[tuple[int, int, str, int, str | None]]:
+        """(league id, guild id, name, summary channel, last summary) of leagues with one."""
+        return [tuple(r) for r in await self.fetchall(
+            "SELECT l.id, l.guild_id, l.name, s.summary_channel, s.summary_at FROM leagues l"
+            " JOIN league_settings s ON s.league_id = l.id WHERE s.summary_channel IS NOT NULL"
+            " ORDER BY l.id")]
