@@ -743,8 +743,8 @@ class Store:
             return
         async with self.transaction() as conn:
             await conn.execute(
-                "INSERT INTO league_settings (league_id) SELECT ? WHERE NOT EXISTS"
-                " (SELECT 1 FROM league_settings WHERE league_id = ?)", (league_id, league_id))
+                "INSERT INTO league_settings (league_id) VALUES (?)"
+                " ON CONFLICT (league_id) DO NOTHING", (league_id,))
             sets = ", ".join(f"{k} = ?" for k in changes)
             await conn.execute(f"UPDATE league_settings SET {sets} WHERE league_id = ?",
                                (*changes.values(), league_id))
@@ -760,9 +760,8 @@ class Store:
         async with self.transaction() as conn:
             if on:
                 cur = await conn.execute(
-                    "INSERT INTO league_channels (league_id, channel_id) SELECT ?, ? WHERE NOT"
-                    " EXISTS (SELECT 1 FROM league_channels WHERE league_id = ? AND"
-                    " channel_id = ?)", (league_id, channel_id, league_id, channel_id))
+                    "INSERT INTO league_channels (league_id, channel_id) VALUES (?, ?)"
+                    " ON CONFLICT (league_id, channel_id) DO NOTHING", (league_id, channel_id))
             else:
                 cur = await conn.execute(
                     "DELETE FROM league_channels WHERE league_id = ? AND channel_id = ?",
