@@ -45,6 +45,9 @@ START_RATING = Skill.initial().ordinal
 NAME_LIMIT = 40
 REASON_LIMIT = 200
 AI_NAME = "AI"
+AUDIT_ACTIONS = ("create", "settings", "channel add", "channel remove", "season start",
+                 "season end", "season rounds", "round start", "no-show", "table cancelled",
+                 "void", "award", "reopen")
 
 SCORING_HELP = (
     "Points per game: place p of n gets 12×(n−p)/(n−1) (first 12, last 0; ties share). "
@@ -720,8 +723,10 @@ class LeagueService:
             league_id=league.id, season_id=season.id if season else None, game_id=game_id,
             actor_id=by, action=action, reason=reason, detail=detail, now=iso(self.now()))
 
-    async def audit_log(self, league: League, limit: int = 20) -> list[AuditEntry]:
-        return [AuditEntry(*r) for r in await self.store.league_audit(league.id, limit)]
+    async def audit_log(self, league: League, limit: int = 20, *, action: str | None = None,
+                        game_id: int | None = None) -> list[AuditEntry]:
+        return [AuditEntry(*r) for r in await self.store.league_audit(
+            league.id, limit, action=action, game_id=game_id)]
 
     async def configure(self, league: League, by: int, changes: dict[str, Any]) -> LeagueSettings:
         """Change settings (validated here); logged with the old and new values."""
@@ -1090,7 +1095,7 @@ class LeagueService:
 
 
 __all__ = [
-    "AuditEntry", "League", "LeagueError", "LeagueService", "LeagueSettings", "NoLeague",
+    "AUDIT_ACTIONS", "AuditEntry", "League", "LeagueError", "LeagueService", "LeagueSettings", "NoLeague",
     "NoSeason", "NotOrganiser", "NotRegistered", "Placing", "PlayedGame", "PlayerCard",
     "RatingCard", "Recorded", "Registration", "RoundStarted", "Row", "Season", "Standings",
     "TableBegun", "build_table", "placement_points", "win_shares",

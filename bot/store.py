@@ -884,12 +884,15 @@ class Store:
                 " reason, detail, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 (league_id, season_id, game_id, actor_id, action, reason, detail, now))
 
-    async def league_audit(self, league_id: int, limit: int = 20) -> list[tuple[Any, ...]]:
-        """(id, season id, game id, actor id, action, reason, detail, at), newest first."""
+    async def league_audit(self, league_id: int, limit: int = 20, *, action: str | None = None,
+                           game_id: int | None = None) -> list[tuple[Any, ...]]:
+        """(id, season id, game id, actor id, action, reason, detail, at), newest first;
+        only one action or one game's entries when asked."""
         return [tuple(r) for r in await self.fetchall(
             "SELECT id, season_id, game_id, actor_id, action, reason, detail, at"
-            " FROM league_audit WHERE league_id = ? ORDER BY id DESC LIMIT ?",
-            (league_id, limit))]
+            " FROM league_audit WHERE league_id = ? AND (? IS NULL OR action = ?)"
+            " AND (? IS NULL OR game_id = ?) ORDER BY id DESC LIMIT ?",
+            (league_id, action, action, game_id, game_id, limit))]
 
     async def due_league_rounds(self, now: str) -> list[tuple[int, int, str]]:
         """(league id, guild id, league name) of leagues whose latest round's start window

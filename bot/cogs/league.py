@@ -22,8 +22,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import flow
+from bot import flow, text
 from bot.league import (
+    AUDIT_ACTIONS,
     SCORING_HELP,
     START_RATING,
     AuditEntry,
@@ -54,6 +55,7 @@ log = logging.getLogger(__name__)
 Choice = app_commands.Choice
 TABLE_ROWS = 30
 TICK_SECONDS = 60.0
+MESSAGE_ROOM = 1900  # characters of a league message (Discord allows 2000)
 FOOTER = "Points 12×(n−p)/(n−1) · rating OpenSkill μ−3σ · GP played, Left to play"
 
 HELP_TEXT = "\n".join([
@@ -222,7 +224,7 @@ def audit_text(league: League, entries: list[AuditEntry]) -> str:
         why = f" — why: {e.reason}" if e.reason else ""
         detail = f": {e.detail}" if e.detail else ""
         lines.append(f"`{e.at[:16].replace('T', ' ')}` {who} **{e.action}**{game}{detail}{why}")
-    return flow._clip(lines)
+    return "\n".join(text.clip_lines(lines, MESSAGE_ROOM))
 
 
 def round_text(r: RoundStarted) -> str:
@@ -376,11 +378,15 @@ class LeagueCog(commands.Cog):
         number, tables = await self.leagues.begin_round(lg, by, force=force)
         service = self.bot.service  # type: ignore[attr-defined]
         report = []
+        store = self.bot.store  # type: ignore[attr-defined]
         for t in tables:
             lines = begun_lines(t)
             ch = await self._channel(t.game.channel_id)
+            lobby = await store.game_message(t.game.id)
             if t.cancelled:
-                await ch.send("\n".join(lines), allowed_mentions=NO_MENTIONS)
+                await flow.retire_game_message(self.bot, service, t.game, "\n".join(lines))
+                if lobby is None:
+                    await ch.send("\n".join(lines), allowed_mentions=NO_MENTIONS)
                 report.append(f"Table {t.table} <#{t.game.channel_id}>: cancelled.")
                 continue
             mod = by or t.game.opener_id or 0
@@ -402,11 +408,19 @@ class LeagueCog(commands.Cog):
                 lines.append(panel_prompt(panel))
                 view = turn_view(panel)
             picture = await map_file(out.state)
-            await ch.send(flow._clip([f"**Round {number}, table {t.table}** begins."] + lines),
-                          file=picture or discord.utils.MISSING,
-                          view=view or discord.utils.MISSING,
-                          allowed_mentions=discord.AllowedMentions(users=ping, everyone=False,
-                                                                   roles=False))
+            msg = await ch.send(
+                "\n".join(text.clip_lines([f"**Round {number}, table {t.table}** begins."]
+                                           + lines, MESSAGE_ROOM)),
+                file=picture or discord.utils.MISSING, view=view or discord.utils.MISSING,
+                allowed_mentions=discord.AllowedMentions(users=ping, everyone=False,
+                                                         roles=False))
+            # the lobby is retired and the start post becomes the game's living message
+            if lobby is not None:
+                players = ", ".join(f"<@{s.user_id}>" for s in out.game.players if s.user_id)
+                await flow.retire_game_message(
+                    self.bot, service, t.game,
+                    text.LOBBY_STARTED.format(game=t.game.id, players=players))
+            await store.set_game_message(t.game.id, msg.id)
             report.append(f"Table {t.table} <#{t.game.channel_id}>: started"
                           + (f" ({len(t.no_shows)} no-show"
                              f"{'s' if len(t.no_shows) != 1 else ''})" if t.no_shows else "")
@@ -592,11 +606,12 @@ class LeagueCog(commands.Cog):
             game = await store.get_game(t.game_id)
             try:
                 ch = await self._channel(t.channel_id)
-                await ch.send(table_lobby_text(started, game),
-                              view=lobby_view(game),
-                              allowed_mentions=discord.AllowedMentions(
-                                  users=[discord.Object(id=u) for u in t.players],
-                                  everyone=False, roles=False))
+                msg = await ch.send(table_lobby_text(started, game),
+                                    view=lobby_view(game),
+                                    allowed_mentions=discord.AllowedMentions(
+                                        users=[discord.Object(id=u) for u in t.players],
+                                        everyone=False, roles=False))
+                await store.set_game_message(t.game_id, msg.id)  # the table's living message
             except discord.HTTPException as exc:
                 log.warning("could not post the lobby of game %s: %s", t.game_id, exc)
 
@@ -668,10 +683,13 @@ class LeagueCog(commands.Cog):
                    allowed_mentions=NO_MENTIONS)
 
     @league.command(name="audit", description="Who changed what in the league, and why")
-    @app_commands.describe(league="Which league (needed when the server has several)")
-    async def audit(self, interaction: discord.Interaction, league: str | None = None) -> None:
+    @app_commands.describe(action="Only this kind of change", game="Only this game's entries",
+                           league="Which league (needed when the server has several)")
+    @app_commands.choices(action=[Choice(name=a, value=a) for a in AUDIT_ACTIONS])
+    async def audit(self, interaction: discord.Interaction, action: str | None = None,
+                    game: int | None = None, league: str | None = None) -> None:
         lg = await self._league(interaction, league)
-        entries = await self.leagues.audit_log(lg, 20)
+        entries = await self.leagues.audit_log(lg, 20, action=action, game_id=game)
         await send(interaction, audit_text(lg, entries), ephemeral=True,
                    allowed_mentions=NO_MENTIONS)
 

@@ -198,8 +198,16 @@ async def test_a_season_of_three_rounds(fake_discord: FakeDiscord, tmp_path: Pat
         assert "2nd of 4" in player.content and "3rd of 4" in player.content
 
         audit = await say(users["bob"], "league audit")
+        assert audit.ephemeral and len(audit.content) <= 2000
         assert "**void**" in audit.content and "why: wrong board" in audit.content
-        assert f"<@{olga['id']}>" in audit.content and "**no-show**" in audit.content
+        assert f"<@{olga['id']}> **void** game #{game_of[VOID]}" in audit.content
+        noshow = await say(users["bob"], "league audit", action="no-show")
+        assert noshow.content.count("**no-show**") == 1
+        assert (f"<@{users['gus']['id']}> (gus) replaced by <@{users['sam']['id']}>"
+                in noshow.content)
+        one = await say(users["bob"], "league audit", game=game_of[VOID])
+        assert [line.split("**")[1] for line in one.content.splitlines()[1:]] == [
+            "void", "award"]
     assert not fake.client_errors
 
 
