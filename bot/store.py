@@ -888,11 +888,17 @@ class Store:
                            game_id: int | None = None) -> list[tuple[Any, ...]]:
         """(id, season id, game id, actor id, action, reason, detail, at), newest first;
         only one action or one game's entries when asked."""
+        where, params = ["league_id = ?"], [league_id]
+        if action is not None:
+            where.append("action = ?")
+            params.append(action)
+        if game_id is not None:
+            where.append("game_id = ?")
+            params.append(game_id)
         return [tuple(r) for r in await self.fetchall(
             "SELECT id, season_id, game_id, actor_id, action, reason, detail, at"
-            " FROM league_audit WHERE league_id = ? AND (? IS NULL OR action = ?)"
-            " AND (? IS NULL OR game_id = ?) ORDER BY id DESC LIMIT ?",
-            (league_id, action, action, game_id, game_id, limit))]
+            f" FROM league_audit WHERE {' AND '.join(where)} ORDER BY id DESC LIMIT ?",
+            (*params, limit))]
 
     async def due_league_rounds(self, now: str) -> list[tuple[int, int, str]]:
         """(league id, guild id, league name) of leagues whose latest round's start window
