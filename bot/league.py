@@ -48,6 +48,7 @@ AI_NAME = "AI"
 AUDIT_ACTIONS = ("create", "settings", "channel add", "channel remove", "season start",
                  "season end", "season rounds", "round start", "no-show", "table cancelled",
                  "void", "award", "reopen")
+AI_LEVEL = "normal"  # AI seats of league tables (they never earn points or rating)
 
 SCORING_HELP = (
     "Points per game: place p of n gets 12×(n−p)/(n−1) (first 12, last 0; ties share). "
@@ -927,22 +928,24 @@ class LeagueService:
                     no_shows.append((uid, sub_id))
                 elif conf.allow_ai:
                     name = engine_name(f"{AI_NAME} {len(ai) + 1}", [s.name for s in seats])
-                    seats.append(Seat(0, name))
+                    seats.append(Seat(0, name, ai=AI_LEVEL))
                     ai.append(name)
                     no_shows.append((uid, None))
                 else:
                     no_shows.append((uid, None))
             for _ in range(int(meta.get("ai_seats") or 0)):
                 name = engine_name(f"{AI_NAME} {len(ai) + 1}", [s.name for s in seats])
-                seats.append(Seat(0, name))
+                seats.append(Seat(0, name, ai=AI_LEVEL))
                 ai.append(name)
             meta["no_shows"] = [u for u, _ in no_shows]
             options = dict(game.options)
             options["league"] = meta
             options["max_players"] = max(len(seats), MIN_PLAYERS)
-            if ai:
-                options["ai"] = ai
-                options["vacant"] = sorted({*options.get("vacant", []), *ai})
+            # the round's deadline on the game's clock: a turn limit that fits the whole game
+            # before it (turns x limit <= time left), fixed when the game starts
+            left = (parse_iso(str(meta.get("deadline"))) - self.now()).total_seconds()
+            options["clock"] = {"limit": round_turn_limit(left, len(seats)),
+                                "remind": (options.get("clock") or {}).get("remind", "dm")}
             humans = [s for s in seats if s.user_id > 0]
             cancelled = len(humans) < MIN_PLAYERS or len(seats) < MIN_PLAYERS
             game = await self.store.update_lobby(game.id, players=seats, options=options,

@@ -821,6 +821,7 @@ class GameService:
                 seats = [Seat(0, s.name, ai=ai) if s.user_id == user_id else s
                          for s in game.players]
                 await self.store.set_players(game.id, seats)
+                await self._set_options(game.id, _left_seat(game.options, seat))
                 line = f"The AI ({ai}) plays the seat **{seat.name}** from now on."
             else:
                 seats = [Seat(0, s.name) if s.user_id == user_id else s for s in game.players]

@@ -391,13 +391,7 @@ class LeagueCog(commands.Cog):
                 continue
             mod = by or t.game.opener_id or 0
             out = await service.start(t.game.channel_id, mod, is_mod=True)
-            lines += out.public
-            ai = set(t.ai_seats)
-            guard = 0
-            while not out.finished and out.actor in ai and guard < 40:
-                out = await service.skip(t.game.channel_id, mod)  # AI seats play the plainest
-                lines += out.public  # moves until the clock's AI players land (#8)
-                guard += 1
+            lines += out.public  # AI seats are played by the clock's scheduler from here
             view = None
             ping = []
             if not out.finished:

@@ -147,8 +147,13 @@ async def test_no_show_replaced_by_substitute_and_only_the_table_joins(
     assert small_begun.no_shows == ((absent, SUB),) and not small_begun.cancelled
     assert {s.user_id for s in small_begun.game.players} == {*small.players[:-1], SUB}
     assert by_table[big.number].no_shows == ()
+    # the round's deadline is on the game's clock: a turn limit that fits the whole game
+    from bot.league import round_turn_limit
+    left = (datetime(2026, 11, 30, 18, 0, tzinfo=UTC) - clock.t).total_seconds()
+    assert small_begun.game.options["clock"]["limit"] == round_turn_limit(left, 3)
     out = await games.start(small.channel_id, MOD, is_mod=True)
     assert len(out.game.players) == 3
+    assert out.game.options["clock"]["limit"] == round_turn_limit(left, 3)
     with pytest.raises(LeagueError, match="No round is waiting"):
         await leagues.begin_round(lg, MOD, force=True)
     noshow = [e for e in await leagues.audit_log(lg) if e.action == "no-show"]
@@ -165,6 +170,7 @@ async def test_no_show_without_substitute_gets_an_ai_seat_or_shrinks(store, leag
     assert begun[0].ai_seats == ("AI 1", "AI 2", "AI 3")
     game = begun[0].game
     assert {s.user_id for s in game.players} == {0} and begun[0].cancelled
+    assert {s.ai for s in game.players} == {"normal"}  # played by the clock's AI
     assert (await store.get_game(game.id)).status is GameStatus.ENDED
     # without AI fill, a table with two players left still plays, one player is cancelled
     lg2 = await leagues.create_league(GUILD, "No AI", MOD)
@@ -343,3 +349,23 @@ def test_round_turn_limit_fits_the_game_into_the_deadline() -> None:
     assert round_turn_limit(week, 3) == week // 30 and round_turn_limit(week, 5) == week // 40
     assert round_turn_limit(10, 4) == 60  # never under the clock's shortest limit
     assert round_turn_limit(10**9, 2) == 14 * 86400
+
+
+async def test_ai_seats_fill_a_table_and_never_earn_anything(store, leagues, games) -> None:
+    lg = await _league(leagues, [1, 2], sub=False, allow_ai=True, table_size=3)
+    r = await leagues.start_round(lg, MOD, guild_id=GUILD, seed=lambda: 9)
+    (t,) = r.tables
+    assert t.ai_seats == 1
+    for uid in t.players:
+        await games.join(t.channel_id, uid, f"user{uid}")
+    (_, begun) = await leagues.begin_round(lg, MOD, force=True)
+    assert begun[0].ai_seats == ("AI 1",) and begun[0].no_shows == ()
+    await games.start(t.channel_id, MOD, is_mod=True)
+    out = await _play_out(games, t.channel_id)
+    assert len(out.state.ranking) == 3
+    st = await leagues.standings(lg)
+    assert {r.user_id for r in st.rows} == {1, 2}  # the AI is in no row
+    assert sorted(r.ranks[0] for r in st.rows) in ([1, 2], [1, 1])  # re-ranked among members
+    assert sum(r.points for r in st.rows) in (12, 12.0)
+    _, csv_text, _ = await leagues.export(lg)
+    assert "AI 1" not in csv_text
