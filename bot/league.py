@@ -1,6 +1,7 @@
 """Community leagues: seasons, registration, league games, standings and ratings.
 
-Pure data and SQL through the store's connection; no discord objects. A league belongs to a
+Pure data; every statement goes through the store's methods (bot.store owns the SQL); no
+discord objects. A league belongs to a
 guild and has at most one open season. Members register for the open season; a game opened
 with `/league game` is tagged with that season, only its registered members may take a seat,
 and when the game finishes its final ranking is recorded once (keyed by game id). Standings
@@ -21,16 +22,23 @@ Scoring, per finished game with n counted players (seats held by a member):
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import aiosqlite
-
 from bot.service import MAX_PLAYERS, MIN_PLAYERS, ServiceError, engine_name
-from bot.store import GameRow, GameStatus, Seat, Store
+from bot.store import (
+    ChannelBusy,
+    Duplicate,
+    GameRow,
+    GameStatus,
+    League,
+    Registration,
+    Season,
+    Seat,
+    Store,
+)
 
 START_RATING = 1500.0
 K_FACTOR = 32.0
@@ -41,9 +49,6 @@ SCORING_HELP = (
     "Points per game: place p of n gets 12×(n−p)/(n−1) (first 12, last 0; ties share). "
     "Shared wins are split. Rating: pairwise Elo from 1500, K=32/(n−1) per opponent."
 )
-
-_NOW = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
-
 
 # -- errors ---------------------------------------------------------------------------------
 
@@ -65,38 +70,6 @@ class NotRegistered(LeagueError):
 
 
 # -- rows -----------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class League:
-    id: int
-    guild_id: int
-    name: str
-
-
-@dataclass(frozen=True, slots=True)
-class Season:
-    id: int
-    league_id: int
-    name: str
-    started_at: str
-    ended_at: str | None
-
-    @property
-    def is_open(self) -> bool:
-        return self.ended_at is None
-
-
-@dataclass(frozen=True, slots=True)
-class Registration:
-    user_id: int
-    name: str
-    joined_at: str
-    left_at: str | None
-
-    @property
-    def active(self) -> bool:
-        return self.left_at is None
 
 
 @dataclass(frozen=True, slots=True)
@@ -263,55 +236,24 @@ def clean_name(raw: str, what: str) -> str:
 # -- the service ----------------------------------------------------------------------------
 
 
-_LEAGUE_COLS = "id, guild_id, name"
-_SEASON_COLS = "id, league_id, name, started_at, ended_at"
-
-
-def _dumps(obj: Any) -> str:
-    return json.dumps(obj, separators=(",", ":"), sort_keys=True)
-
-
-def _league(row: Sequence[Any]) -> League:
-    return League(row[0], row[1], row[2])
-
-
-def _season(row: Sequence[Any]) -> Season:
-    return Season(row[0], row[1], row[2], row[3], row[4])
-
-
 class LeagueService:
-    """Leagues of one bot; every statement goes through the store's connection and lock."""
+    """Leagues of one bot, on top of the store's league methods."""
 
     def __init__(self, store: Store) -> None:
         self.store = store
 
-    # -- plumbing ------------------------------------------------------------------------
-
-    async def _all(self, sql: str, params: Iterable[Any] = ()) -> list[Any]:
-        return await self.store.fetchall(sql, params)
-
-    async def _one(self, sql: str, params: Iterable[Any] = ()) -> Any:
-        return await self.store.fetchone(sql, params)
-
     # -- leagues -------------------------------------------------------------------------
 
     async def leagues(self, guild_id: int) -> list[League]:
-        rows = await self._all(
-            f"SELECT {_LEAGUE_COLS} FROM leagues WHERE guild_id = ? ORDER BY name", (guild_id,))
-        return [_league(r) for r in rows]
+        return await self.store.leagues(guild_id)
 
     async def create_league(self, guild_id: int, name: str, by: int | None = None) -> League:
         name = clean_name(name, "league")
         try:
-            async with self.store.transaction() as conn:
-                cur = await conn.execute(
-                    "INSERT INTO leagues (guild_id, name, created_by) VALUES (?, ?, ?)",
-                    (guild_id, name, by))
-                league_id = cur.lastrowid
-        except aiosqlite.IntegrityError:
+            return await self.store.create_league(guild_id, name, by)
+        except Duplicate:
             raise LeagueError(f"This server already has a league called {name}. "
                               "Pick another name.") from None
-        return League(int(league_id), guild_id, name)
 
     async def league(self, guild_id: int, name: str | None = None) -> League:
         """The named league, or the server's only league when no name is given."""
@@ -337,15 +279,10 @@ class LeagueService:
     # -- seasons -------------------------------------------------------------------------
 
     async def seasons(self, league: League) -> list[Season]:
-        rows = await self._all(
-            f"SELECT {_SEASON_COLS} FROM seasons WHERE league_id = ? ORDER BY id", (league.id,))
-        return [_season(r) for r in rows]
+        return await self.store.seasons(league.id)
 
     async def open_season(self, league: League) -> Season | None:
-        row = await self._one(
-            f"SELECT {_SEASON_COLS} FROM seasons WHERE league_id = ? AND ended_at IS NULL",
-            (league.id,))
-        return _season(row) if row else None
+        return await self.store.open_season(league.id)
 
     async def current_season(self, league: League) -> Season:
         """The open season; refuses with the way forward when none is open."""
@@ -379,37 +316,23 @@ class LeagueService:
             raise LeagueError(f"{running.name} is still running in {league.name}; end it first "
                               "with `/league season end`.")
         try:
-            async with self.store.transaction() as conn:
-                cur = await conn.execute(
-                    "INSERT INTO seasons (league_id, name, started_by) VALUES (?, ?, ?)",
-                    (league.id, name, by))
-                season_id = cur.lastrowid
-        except aiosqlite.IntegrityError:
+            return await self.store.start_season(league.id, name, by)
+        except Duplicate:
             again = await self.open_season(league)
             if again is not None:
                 raise LeagueError(f"{again.name} is still running in {league.name}; end it "
                                   "first with `/league season end`.") from None
             raise LeagueError(f"{league.name} already had a season called {name}; season "
                               "names are unique in a league, so pick another.") from None
-        row = await self._one(f"SELECT {_SEASON_COLS} FROM seasons WHERE id = ?", (season_id,))
-        return _season(row)
 
     async def end_season(self, league: League, by: int | None = None) -> Season:
         season = await self.current_season(league)
-        async with self.store.transaction() as conn:
-            await conn.execute(
-                f"UPDATE seasons SET ended_at = {_NOW}, ended_by = ? WHERE id = ?"
-                " AND ended_at IS NULL", (by, season.id))
-        row = await self._one(f"SELECT {_SEASON_COLS} FROM seasons WHERE id = ?", (season.id,))
-        return _season(row)
+        return await self.store.end_season(season.id, by)
 
     # -- registration --------------------------------------------------------------------
 
     async def registration(self, season: Season, user_id: int) -> Registration | None:
-        row = await self._one(
-            "SELECT user_id, name, joined_at, left_at FROM registrations"
-            " WHERE season_id = ? AND user_id = ?", (season.id, user_id))
-        return Registration(*row) if row else None
+        return await self.store.registration(season.id, user_id)
 
     async def is_registered(self, season: Season, user_id: int) -> bool:
         reg = await self.registration(season, user_id)
@@ -421,12 +344,7 @@ class LeagueService:
         if reg is not None and reg.active:
             raise LeagueError(f"You're already registered for {season.name}. Play with "
                               "`/league game`.")
-        async with self.store.transaction() as conn:
-            await conn.execute(
-                "INSERT INTO registrations (season_id, user_id, name) VALUES (?, ?, ?)"
-                f" ON CONFLICT (season_id, user_id) DO UPDATE SET left_at = NULL,"
-                f" name = excluded.name, joined_at = {_NOW}",
-                (season.id, user_id, name[:NAME_LIMIT] or "player"))
+        await self.store.register(season.id, user_id, name[:NAME_LIMIT] or "player")
         return season
 
     async def unregister(self, league: League, user_id: int) -> Season:
@@ -435,30 +353,17 @@ class LeagueService:
         if not await self.is_registered(season, user_id):
             raise NotRegistered(f"You're not registered for {season.name}, so there is "
                                 "nothing to leave.")
-        async with self.store.transaction() as conn:
-            await conn.execute(
-                f"UPDATE registrations SET left_at = {_NOW} WHERE season_id = ? AND user_id = ?",
-                (season.id, user_id))
+        await self.store.unregister(season.id, user_id)
         return season
 
     async def registrations(self, season: Season, *, include_left: bool = False
                             ) -> list[Registration]:
-        rows = await self._all(
-            "SELECT user_id, name, joined_at, left_at FROM registrations WHERE season_id = ?"
-            " AND (? OR left_at IS NULL) ORDER BY joined_at, user_id",
-            (season.id, int(include_left)))
-        return [Registration(*r) for r in rows]
+        return await self.store.registrations(season.id, include_left=include_left)
 
     # -- league games --------------------------------------------------------------------
 
     async def season_of_game(self, game_id: int) -> tuple[League, Season] | None:
-        row = await self._one(
-            "SELECT s.id, s.league_id, s.name, s.started_at, s.ended_at,"
-            " l.id, l.guild_id, l.name FROM league_games g JOIN seasons s ON s.id = g.season_id"
-            " JOIN leagues l ON l.id = s.league_id WHERE g.game_id = ?", (game_id,))
-        if row is None:
-            return None
-        return _league(row[5:8]), _season(row[0:5])
+        return await self.store.season_of_game(game_id)
 
     async def open_game(
         self,
@@ -510,21 +415,12 @@ class LeagueService:
         if seats is not None:
             options["max_players"] = seats
         try:
-            async with self.store.transaction() as conn:
-                cur = await conn.execute(
-                    "INSERT INTO games (guild_id, channel_id, seed, board, players, options,"
-                    " opener_id) VALUES (?, ?, ?, NULL, ?, ?, ?)",
-                    (guild_id, channel_id, seed, _dumps([s.to_json() for s in seat_list]),
-                     _dumps(options), opener_id))
-                game_id = cur.lastrowid
-                await conn.execute(
-                    "INSERT INTO league_games (game_id, season_id, opened_by) VALUES (?, ?, ?)",
-                    (game_id, season.id, opener_id))
-        except aiosqlite.IntegrityError:
+            game = await self.store.create_game(
+                guild_id=guild_id, channel_id=channel_id, seed=seed, players=seat_list,
+                options=options, opener_id=opener_id, season_id=season.id)
+        except ChannelBusy:
             raise LeagueError("This channel already has a game. Finish it first, or open the "
                               "league game in another channel.") from None
-        game = await self.store.get_game(int(game_id))
-        assert game is not None
         return game, season
 
     async def check_seat(self, game: GameRow, user_id: int) -> None:
@@ -540,21 +436,6 @@ class LeagueService:
 
     # -- results -------------------------------------------------------------------------
 
-    async def _final_ranking(self, game_id: int) -> list[dict[str, Any]] | None:
-        rows = await self._all(
-            "SELECT events FROM actions WHERE game_id = ? ORDER BY seq DESC LIMIT 5", (game_id,))
-        for (events,) in rows:
-            for ev in json.loads(events):
-                if ev.get("type") == "game_over" and ev.get("ranking"):
-                    return list(ev["ranking"])
-        row = await self._one(
-            "SELECT state FROM snapshots WHERE game_id = ? ORDER BY seq DESC LIMIT 1", (game_id,))
-        if row is not None:
-            ranking = json.loads(row[0]).get("ranking")
-            if ranking:
-                return list(ranking)
-        return None
-
     async def record(self, game_id: int) -> Recorded | None:
         """Record a finished league game's result once; None when it is not one to record
         (not a league game, not finished, or recorded already)."""
@@ -565,7 +446,7 @@ class LeagueService:
         game = await self.store.get_game(game_id)
         if game is None or game.status is not GameStatus.FINISHED:
             return None
-        ranking = await self._final_ranking(game_id)
+        ranking = await self.store.final_ranking(game_id)
         if ranking is None:
             return None
         placings = []
@@ -576,16 +457,9 @@ class LeagueService:
             placings.append(Placing(seat.user_id, seat.name, int(entry["rank"]),
                                     int(entry.get("total", 0))))
         before = await self._season_games(season)
-        async with self.store.transaction() as conn:
-            cur = await conn.execute(
-                f"UPDATE league_games SET recorded_at = {_NOW} WHERE game_id = ?"
-                " AND recorded_at IS NULL", (game_id,))
-            if cur.rowcount != 1:
-                return None
-            await conn.executemany(
-                "INSERT INTO league_results (game_id, user_id, seat, rank, coins)"
-                " VALUES (?, ?, ?, ?, ?)",
-                [(game_id, p.user_id, p.seat, p.rank, p.coins) for p in placings])
+        if not await self.store.record_league_result(
+                game_id, [(p.user_id, p.seat, p.rank, p.coins) for p in placings]):
+            return None
         rows_before = {r.user_id: r.rating for r in build_table(before)}
         after = {r.user_id: r.rating for r in build_table(await self._season_games(season))}
         changes = {p.user_id: after.get(p.user_id, START_RATING)
@@ -594,43 +468,26 @@ class LeagueService:
 
     async def sync(self) -> list[Recorded]:
         """Record every finished league game whose result is missing (e.g. after a crash)."""
-        rows = await self._all(
-            "SELECT lg.game_id FROM league_games lg JOIN games g ON g.id = lg.game_id"
-            " WHERE lg.recorded_at IS NULL AND g.status = 'finished' ORDER BY g.finished_at,"
-            " g.id")
         out = []
-        for (game_id,) in rows:
+        for game_id in await self.store.unrecorded_league_games():
             rec = await self.record(game_id)
             if rec is not None:
                 out.append(rec)
         return out
 
-    async def _games(self, where: str, params: Sequence[Any]) -> list[PlayedGame]:
-        rows = await self._all(
-            "SELECT lg.game_id, lg.season_id, COALESCE(g.finished_at, lg.recorded_at),"
-            " r.user_id, r.seat, r.rank, r.coins FROM league_results r"
-            " JOIN league_games lg ON lg.game_id = r.game_id JOIN games g ON g.id = lg.game_id"
-            f" WHERE {where} ORDER BY COALESCE(g.finished_at, lg.recorded_at), lg.game_id,"
-            " r.rank, r.user_id", params)
+    @staticmethod
+    def _played(rows: Iterable[Any]) -> list[PlayedGame]:
         games: dict[int, PlayedGame] = {}
-        for gid, sid, at, uid, seat, rank, coins in rows:
-            pg = games.get(gid)
-            p = Placing(uid, seat, rank, coins)
-            games[gid] = (PlayedGame(gid, sid, at, (*pg.placings, p)) if pg
-                          else PlayedGame(gid, sid, at, (p,)))
+        for r in rows:
+            pg = games.get(r.game_id)
+            p = Placing(r.user_id, r.seat, r.rank, r.coins)
+            games[r.game_id] = (PlayedGame(r.game_id, r.season_id, r.finished_at,
+                                           (*pg.placings, p)) if pg
+                                else PlayedGame(r.game_id, r.season_id, r.finished_at, (p,)))
         return list(games.values())
 
     async def _season_games(self, season: Season) -> list[PlayedGame]:
-        return await self._games("lg.season_id = ?", (season.id,))
-
-    async def _names(self, season_ids: Sequence[int]) -> dict[int, str]:
-        if not season_ids:
-            return {}
-        marks = ", ".join("?" for _ in season_ids)
-        rows = await self._all(
-            f"SELECT user_id, name FROM registrations WHERE season_id IN ({marks})"
-            " ORDER BY joined_at", tuple(season_ids))
-        return {uid: name for uid, name in rows}
+        return self._played(await self.store.league_results(season_id=season.id))
 
     async def standings(self, league: League, season_name: str | None = None) -> Standings:
         await self.sync()
@@ -639,10 +496,8 @@ class LeagueService:
         regs = await self.registrations(season, include_left=True)
         names = {r.user_id: r.name for r in regs}
         rows = build_table(games, names, [r.user_id for r in regs if r.active])
-        row = await self._one(
-            "SELECT COUNT(*) FROM league_games lg JOIN games g ON g.id = lg.game_id"
-            " WHERE lg.season_id = ? AND g.status IN ('lobby', 'active')", (season.id,))
-        return Standings(league, season, tuple(rows), len(games), int(row[0]))
+        open_games = await self.store.open_league_games(season.id)
+        return Standings(league, season, tuple(rows), len(games), open_games)
 
     async def rating(self, league: League, user_id: int) -> RatingCard:
         """A member's season line (open or latest season) and all-time league rating."""
@@ -658,9 +513,8 @@ class LeagueService:
             for i, r in enumerate(st.rows, 1):
                 if r.user_id == user_id:
                     season_row, place = r, i
-        games = await self._games(
-            "lg.season_id IN (SELECT id FROM seasons WHERE league_id = ?)", (league.id,))
-        names = await self._names([s.id for s in seasons])
+        games = self._played(await self.store.league_results(league_id=league.id))
+        names = await self.store.registered_names([s.id for s in seasons])
         all_rows = build_table(games, names)
         all_time = next((r for r in all_rows if r.user_id == user_id), None)
         return RatingCard(league, season, user_id, season_row, place, size, all_time)
