@@ -1,10 +1,16 @@
 """The discord.py application: a commands.Bot whose setup_hook opens the store, builds the game
-service, loads the extensions and syncs the slash commands."""
+service, loads the extensions and syncs the slash commands.
+
+SIGTERM (or SIGINT) shuts down in order: new interactions get a "restarting" answer and
+change nothing; the interactions in hand finish (their action is committed and announced);
+the Discord connection closes; the store closes; the picture workers stop."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import signal
 import sys
 from typing import Any
 
@@ -21,6 +27,11 @@ from bot.ui import report_error
 log = logging.getLogger(__name__)
 
 EXTENSIONS: tuple[str, ...] = ("bot.cogs.game", "bot.cogs.admin", "bot.cogs.league")
+# discord.py runs each slash command and each component click in a task named like this
+HANDLER_TASKS = ("CommandTree-invoker", "discord-ui-view-dispatch-", "discord-ui-dynamic-item-",
+                 "discord-ui-modal-dispatch-")
+SHUTDOWN_GRACE = 20.0  # seconds the interactions in hand get to finish at shutdown
+RESTARTING = ("The bot is restarting, so nothing was done. Please try again in a minute.")
 
 
 def point_at(api_base: str | None, gateway: str | None) -> None:
@@ -58,6 +69,54 @@ class SmallWorldBot(commands.Bot):
         )
         self.settings = settings
         self.tree.on_error = self.on_tree_error  # type: ignore[method-assign]
+        self.stopping = False
+        self._store_closed = False
+        self._refusals: set[asyncio.Task[None]] = set()
+        parsers = self._connection.parsers
+        self._parse_interaction = parsers["INTERACTION_CREATE"]
+        parsers["INTERACTION_CREATE"] = self._on_interaction_frame
+
+    def _on_interaction_frame(self, data: Any) -> None:
+        """Every interaction passes here first: while shutting down, it is answered with a
+        sentence and goes no further."""
+        if not self.stopping:
+            self._parse_interaction(data)
+            return
+        task = asyncio.ensure_future(self._refuse_while_stopping(data))
+        self._refusals.add(task)
+        task.add_done_callback(self._refusals.discard)
+
+    async def _refuse_while_stopping(self, data: Any) -> None:
+        interaction = discord.Interaction(data=data, state=self._connection)
+        try:
+            if interaction.type is discord.InteractionType.autocomplete:
+                await interaction.response.autocomplete([])
+            elif interaction.type is not discord.InteractionType.ping:
+                await interaction.response.send_message(RESTARTING, ephemeral=True)
+        except discord.HTTPException:
+            log.debug("could not answer interaction %s while stopping", interaction.id)
+
+    def handlers_in_hand(self) -> list[asyncio.Task[Any]]:
+        return [t for t in asyncio.all_tasks()
+                if not t.done() and t.get_name().startswith(HANDLER_TASKS)]
+
+    async def shutdown(self, reason: str = "stop", grace: float = SHUTDOWN_GRACE) -> None:
+        """Stop in order: no new interactions, the ones in hand finish, then close()."""
+        if self.stopping:
+            return
+        self.stopping = True
+        in_hand = self.handlers_in_hand()
+        log.info("shutting down (%s): taking no new interactions, %d in hand", reason,
+                 len(in_hand))
+        if in_hand:
+            _, late = await asyncio.wait(in_hand, timeout=grace)
+            if late:
+                log.warning("shutting down: %d interaction(s) did not finish in %.0f s",
+                            len(late), grace)
+        if self._refusals:
+            await asyncio.wait(set(self._refusals), timeout=5)
+        log.info("shutting down: interactions in hand finished")
+        await self.close()
 
     async def setup_hook(self) -> None:
         self.store = await Store.open(self.settings.database_url)
@@ -97,15 +156,19 @@ class SmallWorldBot(commands.Bot):
         await report_error(interaction, error)
 
     async def close(self) -> None:
+        self.stopping = True
         warmup = getattr(self, "_warmup", None)
         if warmup is not None:
             warmup.cancel()
         try:
             await super().close()
+            log.info("shutting down: Discord connection closed")
         finally:
             store = getattr(self, "store", None)
-            if store is not None:
+            if store is not None and not self._store_closed:
+                self._store_closed = True
                 await store.close()
+                log.info("shutting down: store closed")
 
 
 async def run(settings: Settings) -> None:
@@ -118,8 +181,22 @@ async def run(settings: Settings) -> None:
     pictures.use_render_process(settings.render_processes)
     sys.setswitchinterval(0.001)
     bot = SmallWorldBot(settings)
+    loop = asyncio.get_running_loop()
+    stops: set[asyncio.Task[None]] = set()
+
+    def on_signal(sig: signal.Signals) -> None:
+        task = asyncio.ensure_future(bot.shutdown(sig.name))
+        stops.add(task)
+        task.add_done_callback(stops.discard)
+
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        with contextlib.suppress(NotImplementedError, RuntimeError):  # not on this platform
+            loop.add_signal_handler(sig, on_signal, sig)
     try:
         async with bot:
             await bot.start(settings.discord_token.get_secret_value())
     finally:
-        pictures.stop_rendering()
+        if stops:  # a signal's shutdown closes the store; let it get there
+            await asyncio.wait(set(stops), timeout=SHUTDOWN_GRACE + 10)
+        pictures.stop_rendering(wait=True)
+        log.info("shutting down: picture workers stopped")
