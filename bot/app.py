@@ -148,6 +148,20 @@ class SmallWorldBot(commands.Bot):
     async def on_ready(self) -> None:
         log.info("ready as %s (%s) in %d guilds", self.user, getattr(self.user, "id", "?"),
                  len(self.guilds))
+        if getattr(self, "_owed_task", None) is None:
+            self._owed_task = asyncio.create_task(self._send_owed(), name="owed-dms")
+
+    async def _send_owed(self) -> None:
+        """DMs the bot owed when it last stopped (it died between a commit and the DM)."""
+        from bot.flow import send_owed
+
+        # one SQLite process owns its file: a DM claimed before the restart was claimed by
+        # the process that died. With PostgreSQL another process may be sending it: wait
+        # for its claim to go stale.
+        stale = 0.0 if self.store.dialect == "sqlite" else None
+        sent = await send_owed(self, self.store, stale_after=stale)
+        if sent:
+            log.info("sent %d coin DM(s) owed from before the restart", sent)
 
     async def on_tree_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError

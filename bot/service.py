@@ -249,6 +249,19 @@ def board_for(n_players: int) -> str:
 # -- the service ----------------------------------------------------------------------------
 
 
+def _private_lines(game: GameRow, events: list[dict[str, Any]]) -> dict[int, list[str]]:
+    """user id -> the lines of the events only that player may see (their coins)."""
+    names = {s.name: s.user_id for s in game.players}
+    private: dict[int, list[str]] = defaultdict(list)
+    for ev in events:
+        if not ev.get("private"):
+            continue
+        uid = names.get(ev.get("player", ""))
+        if uid:
+            private[uid].append(text.describe_private(ev))
+    return dict(private)
+
+
 class GameService:
     """Lobbies and games, one per channel; the store is the source of truth."""
 
@@ -520,6 +533,9 @@ class GameService:
                 ends_turn=ends,
                 snapshot=engine.dump_state(new_state) if ends or finished else None,
                 status=GameStatus.FINISHED if finished else None,
+                # the coins DMs this action owes go out only once it is committed (and after
+                # a restart if the bot died first); at the end the totals are public anyway
+                dms=() if finished else list(_private_lines(loaded.game, events).items()),
             )
         except VersionConflict:
             self._cache.pop(loaded.game.channel_id, None)
@@ -547,23 +563,18 @@ class GameService:
         game, state = after.game, after.state
         names = {s.name: s.user_id for s in game.players}
         public = text.describe_events(engine.public_events(events))
-        private: dict[int, list[str]] = defaultdict(list)
+        private = _private_lines(game, events)
         scored: dict[int, dict[str, int]] = {}
         for ev in events:
-            if not ev.get("private"):
-                continue
             uid = names.get(ev.get("player", ""))
-            if not uid:
-                continue
-            private[uid].append(text.describe_private(ev))
-            if ev.get("type") == "scored":
+            if ev.get("private") and uid and ev.get("type") == "scored":
                 scored[uid] = {"income": int(ev.get("income", 0)), "coins": int(ev.get("coins", 0))}
         return Outcome(
             game=game,
             state=state,
             events=events,
             public=public,
-            private=dict(private),
+            private=private,
             turn_ended=_has(events, "turn_ended", "game_over"),
             turn_started=_has(events, "turn_started"),
             finished=bool(state.finished),

@@ -27,7 +27,7 @@ import re
 import sqlite3
 from collections.abc import AsyncIterator, Iterable, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from enum import StrEnum
 from importlib import resources
 from pathlib import Path
@@ -42,7 +42,10 @@ DIALECTS = ("sqlite", "postgresql")
 TABLES = (
     "games", "actions", "snapshots",
     "leagues", "seasons", "registrations", "league_games", "league_results",
+    "game_messages", "user_settings", "outbox",
 )
+OUTBOX_STALE = 60.0  # seconds after which another sender may take over a claimed DM
+OUTBOX_ATTEMPTS = 5  # a DM that failed this often is given up
 
 
 class GameStatus(StrEnum):
@@ -141,6 +144,18 @@ class GameLog:
 
 
 @dataclass(frozen=True, slots=True)
+class OwedDM:
+    """A direct message the bot owes a player (see the outbox table)."""
+
+    id: int
+    game_id: int
+    channel_id: int
+    user_id: int
+    lines: tuple[str, ...]
+    attempts: int
+
+
+@dataclass(frozen=True, slots=True)
 class League:
     id: int
     guild_id: int
@@ -231,9 +246,9 @@ def _dumps(obj: Any) -> str:
     return json.dumps(obj, separators=(",", ":"), sort_keys=True)
 
 
-def now() -> str:
-    """UTC now as stored: 2026-11-24T11:40:00.123Z (sorts as text)."""
-    t = datetime.now(UTC)
+def now(ago: float = 0.0) -> str:
+    """UTC now (or `ago` seconds before) as stored: 2026-11-24T11:40:00.123Z (sorts as text)."""
+    t = datetime.now(UTC) - timedelta(seconds=ago)
     return t.strftime("%Y-%m-%dT%H:%M:%S.") + f"{t.microsecond // 1000:03d}Z"
 
 
@@ -537,12 +552,14 @@ class Store:
         return (int(row[0]), str(row[1])) if row else None
 
     async def set_game_message(self, game_id: int, message_id: int, summary: str = "") -> None:
-        async with self.transaction() as conn:
-            await conn.execute(
-                "INSERT INTO game_messages (game_id, message_id, summary) VALUES (?, ?, ?)"
-                " ON CONFLICT (game_id) DO UPDATE SET message_id = excluded.message_id,"
-                f" summary = excluded.summary, updated_at = {_NOW}",
-                (game_id, message_id, summary),
+        async with self.transaction() as tx:
+            t = now()
+            await tx.execute(
+                "INSERT INTO game_messages (game_id, message_id, summary, updated_at)"
+                " VALUES (?, ?, ?, ?) ON CONFLICT (game_id) DO UPDATE SET"
+                " message_id = excluded.message_id, summary = excluded.summary,"
+                " updated_at = excluded.updated_at",
+                game_id, message_id, summary, t,
             )
 
     async def turn_dm(self, user_id: int) -> bool:
@@ -552,12 +569,12 @@ class Store:
         return bool(row and row[0])
 
     async def set_turn_dm(self, user_id: int, on: bool) -> None:
-        async with self.transaction() as conn:
-            await conn.execute(
-                "INSERT INTO user_settings (user_id, turn_dm) VALUES (?, ?)"
-                f" ON CONFLICT (user_id) DO UPDATE SET turn_dm = excluded.turn_dm,"
-                f" updated_at = {_NOW}",
-                (user_id, int(on)),
+        async with self.transaction() as tx:
+            await tx.execute(
+                "INSERT INTO user_settings (user_id, turn_dm, updated_at) VALUES (?, ?, ?)"
+                " ON CONFLICT (user_id) DO UPDATE SET turn_dm = excluded.turn_dm,"
+                " updated_at = excluded.updated_at",
+                user_id, int(on), now(),
             )
 
     # -- the log --------------------------------------------------------------------------
@@ -575,8 +592,10 @@ class Store:
         ends_turn: bool = False,
         snapshot: dict[str, Any] | None = None,
         status: GameStatus | None = None,
+        dms: Sequence[tuple[int, Sequence[str]]] = (),
     ) -> None:
-        """Append action number `seq` (= previous version + 1) in one transaction.
+        """Append action number `seq` (= previous version + 1) in one transaction, with the
+        direct messages it owes (user id, lines) put in the outbox.
 
         Raises VersionConflict when the game is not at version seq - 1 (a concurrent writer
         won, or the caller's state is stale); nothing is written then.
@@ -610,6 +629,10 @@ class Store:
                     "UPDATE games SET status = ?, finished_at = ? WHERE id = ?",
                     status.value, None if status.is_open else t, game_id,
                 )
+            for user_id, lines in dms:
+                await tx.execute(
+                    "INSERT INTO outbox (game_id, seq, user_id, lines, created_at)"
+                    " VALUES (?, ?, ?, ?, ?)", game_id, seq, user_id, _dumps(list(lines)), t)
 
     async def actions(
         self, game_id: int, *, after: int = 0, upto: int | None = None
@@ -699,6 +722,45 @@ class Store:
             if ranking:
                 return list(ranking)
         return None
+
+    # -- the outbox -----------------------------------------------------------------------
+
+    async def owed_dms(self, game_id: int | None = None, *,
+                       stale_after: float = OUTBOX_STALE) -> list[OwedDM]:
+        """Unsent direct messages nobody is sending right now (of one game, or all), oldest
+        first."""
+        where = " AND o.game_id = ?" if game_id is not None else ""
+        params: list[Any] = [now(stale_after), OUTBOX_ATTEMPTS]
+        if game_id is not None:
+            params.append(game_id)
+        rows = await self.fetchall(
+            "SELECT o.id, o.game_id, g.channel_id, o.user_id, o.lines, o.attempts"
+            " FROM outbox o JOIN games g ON g.id = o.game_id WHERE o.sent_at IS NULL"
+            " AND (o.claimed_at IS NULL OR o.claimed_at < ?) AND o.attempts < ?"
+            f"{where} ORDER BY o.id", params)
+        return [OwedDM(r[0], r[1], r[2], r[3], tuple(json.loads(r[4])), r[5]) for r in rows]
+
+    async def claim_dm(self, dm_id: int, *, stale_after: float = OUTBOX_STALE) -> bool:
+        """Take a DM to send it; False when it was sent, or another sender holds it."""
+        async with self.transaction() as tx:
+            changed = await tx.execute(
+                "UPDATE outbox SET claimed_at = ?, attempts = attempts + 1 WHERE id = ?"
+                " AND sent_at IS NULL AND (claimed_at IS NULL OR claimed_at < ?)",
+                now(), dm_id, now(stale_after))
+        return changed == 1
+
+    async def dm_done(self, dm_id: int, result: str = "sent") -> None:
+        """The DM was delivered (or given up for good: 'dm_closed', 'failed')."""
+        async with self.transaction() as tx:
+            await tx.execute("UPDATE outbox SET sent_at = ?, result = ? WHERE id = ?",
+                             now(), result, dm_id)
+
+    async def dm_release(self, dm_id: int) -> None:
+        """Sending failed for now: another attempt may take it (until OUTBOX_ATTEMPTS)."""
+        async with self.transaction() as tx:
+            await tx.execute(
+                "UPDATE outbox SET claimed_at = NULL, result = 'retry' WHERE id = ?"
+                " AND sent_at IS NULL", dm_id)
 
     # -- leagues --------------------------------------------------------------------------
 
