@@ -1032,6 +1032,22 @@ class GameService:
         start = max((i + 1 for i in ends if events[i][0] < since), default=0)
         return text.describe_events(e for _, e in events[start:last + 1]), live
 
+    async def export_log(self, channel_id: int) -> dict[str, Any]:
+        """The public action log of the channel's game (running, or the last one played) as
+        the JSON document `python -m engine run` replays (bot.export)."""
+        from bot.export import NotExportable, export_game
+
+        async with self.lock(channel_id):
+            game = await self.store.open_game(channel_id)
+            if game is None or game.status is GameStatus.LOBBY:
+                game = await self.store.last_game(channel_id, started=True)
+            if game is None:
+                raise NoGameHere("There is no game in this channel. Start one with `/sw new`.")
+            try:
+                return await export_game(self.store, game.id)
+            except NotExportable as exc:
+                raise NotAllowed(str(exc)) from None
+
     async def final(self, channel_id: int) -> tuple[Loaded, dict[str, Any]]:
         """The channel's last started game with every coin total (for the end-of-game reveal)."""
         loaded = await self.last_view(channel_id)
