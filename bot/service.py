@@ -20,7 +20,15 @@ from typing import Any
 
 import engine
 from bot import text
-from bot.store import ChannelBusy, GameRow, GameStatus, Seat, Store, VersionConflict
+from bot.store import (
+    ChannelBusy,
+    GameRow,
+    GameStatus,
+    Seat,
+    Store,
+    StoreUnavailable,
+    VersionConflict,
+)
 from engine import data as engine_data
 
 log = logging.getLogger(__name__)
@@ -540,6 +548,11 @@ class GameService:
         except VersionConflict:
             self._cache.pop(loaded.game.channel_id, None)
             raise StaleVersion(STALE_MESSAGE) from None
+        except StoreUnavailable:
+            # nothing was written, or (a connection lost during COMMIT) it may have been:
+            # forget the cached state so the next command reads what the database holds
+            self._cache.pop(loaded.game.channel_id, None)
+            raise
         if finished:  # status and finished_at as the store wrote them
             game = await self.store.get_game(loaded.game.id)
             assert game is not None

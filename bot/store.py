@@ -1013,7 +1013,9 @@ class SqliteStore(Store):
         self._lock = asyncio.Lock()
 
     @classmethod
-    async def connect(cls, url: str) -> SqliteStore:
+    async def connect(cls, url: str, *, busy_timeout: float = 5.0) -> SqliteStore:
+        """`busy_timeout`: seconds a statement waits for another connection's lock before
+        the store answers StoreUnavailable."""
         path = database_path(url)
         if path != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
@@ -1023,7 +1025,7 @@ class SqliteStore(Store):
             await conn.execute("PRAGMA journal_mode=WAL")
             await conn.execute("PRAGMA synchronous=FULL")
             await conn.execute("PRAGMA foreign_keys=ON")
-            await conn.execute("PRAGMA busy_timeout=5000")
+            await conn.execute(f"PRAGMA busy_timeout={int(busy_timeout * 1000)}")
             await store.migrate()
         except BaseException:
             await conn.close()

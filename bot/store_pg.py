@@ -34,6 +34,7 @@ POOL_SIZE = 8
 _UNAVAILABLE: tuple[type[BaseException], ...] = (
     asyncpg.PostgresConnectionError,
     asyncpg.InterfaceError,  # "connection is closed", "connection was closed in the middle"
+    asyncpg.InternalClientError,  # a connection left mid-operation by a failure
     asyncpg.exceptions.OperatorInterventionError,  # admin shutdown, crash shutdown
     asyncpg.exceptions.InsufficientResourcesError,  # disk full, out of memory, too many conns
     asyncpg.exceptions.DeadlockDetectedError,
@@ -124,25 +125,37 @@ class PostgresStore(Store):
         await self._pool.close()
 
     @contextlib.asynccontextmanager
-    async def transaction(self) -> AsyncIterator[Tx]:
+    async def _conn(self) -> AsyncIterator[asyncpg.Connection]:
+        """A pooled connection; one that failed is closed for good, so that the pool opens a
+        new one for the next user instead of handing the broken one out again."""
         with _translated():
-            async with self._pool.acquire() as conn, conn.transaction():
-                yield _PgTx(conn)
+            async with self._pool.acquire() as conn:
+                try:
+                    yield conn
+                except (StoreUnavailable, *_UNAVAILABLE):
+                    conn.terminate()
+                    raise
+
+    @contextlib.asynccontextmanager
+    async def transaction(self) -> AsyncIterator[Tx]:
+        async with self._conn() as conn:
+            with _translated():
+                async with conn.transaction():
+                    yield _PgTx(conn)
 
     @contextlib.asynccontextmanager
     async def connection(self) -> AsyncIterator[asyncpg.Connection]:
         """A pooled connection held for a while (channel locks across processes)."""
-        with _translated():
-            async with self._pool.acquire() as conn:
-                yield conn
+        async with self._conn() as conn:
+            yield conn
 
     async def fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[Any]:
-        with _translated():
-            return list(await self._pool.fetch(to_dollar(sql), *params))
+        async with self._conn() as conn:
+            return list(await conn.fetch(to_dollar(sql), *params))
 
     async def fetchone(self, sql: str, params: Iterable[Any] = ()) -> Any:
-        with _translated():
-            return await self._pool.fetchrow(to_dollar(sql), *params)
+        async with self._conn() as conn:
+            return await conn.fetchrow(to_dollar(sql), *params)
 
     async def columns(self, table: str) -> list[str]:
         if table not in TABLES:
