@@ -126,14 +126,15 @@ class PostgresStore(Store):
 
     @contextlib.asynccontextmanager
     async def _conn(self) -> AsyncIterator[asyncpg.Connection]:
-        """A pooled connection; one that failed is closed for good, so that the pool opens a
-        new one for the next user instead of handing the broken one out again."""
+        """A pooled connection. After a connection failure every pooled connection is
+        replaced (a dead server or failover kills them all; the pool would otherwise hand
+        the broken ones out again, one failed command each)."""
         with _translated():
             async with self._pool.acquire() as conn:
                 try:
                     yield conn
                 except (StoreUnavailable, *_UNAVAILABLE):
-                    conn.terminate()
+                    await self._pool.expire_connections()
                     raise
 
     @contextlib.asynccontextmanager
