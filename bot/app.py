@@ -31,7 +31,9 @@ EXTENSIONS: tuple[str, ...] = ("bot.cogs.game", "bot.cogs.admin", "bot.cogs.leag
 HANDLER_TASKS = ("CommandTree-invoker", "discord-ui-view-dispatch-", "discord-ui-dynamic-item-",
                  "discord-ui-modal-dispatch-")
 SHUTDOWN_GRACE = 20.0  # seconds the interactions in hand get to finish at shutdown
-RESTARTING = ("The bot is restarting, so nothing was done. Please try again in a minute.")
+RESTARTING = "The bot is restarting, so nothing was done. Please try again in a minute."
+UNKNOWN_COMPONENT = ("This button or menu is no longer in use, so nothing was done. Use "
+                     "`/sw status` for the current game.")
 
 
 def point_at(api_base: str | None, gateway: str | None) -> None:
@@ -47,6 +49,16 @@ def quiet_voice_warnings() -> None:
     (voice libraries) are missing. Only these two; every other warning still shows."""
     discord.VoiceClient.warn_nacl = False
     discord.VoiceClient.warn_dave = False
+
+
+def _components(rows: Any) -> list[dict[str, Any]]:
+    """Every component of a message payload, nested rows and containers included."""
+    out: list[dict[str, Any]] = []
+    for c in rows or ():
+        if isinstance(c, dict):
+            out.append(c)
+            out.extend(_components(c.get("components")))
+    return out
 
 
 class SmallWorldBot(commands.Bot):
@@ -81,20 +93,39 @@ class SmallWorldBot(commands.Bot):
         sentence and goes no further."""
         if not self.stopping:
             self._parse_interaction(data)
+            if data.get("type") == discord.InteractionType.component.value and not self._handled(
+                    data):
+                task = asyncio.ensure_future(self._answer(data, UNKNOWN_COMPONENT))
+                self._refusals.add(task)
+                task.add_done_callback(self._refusals.discard)
             return
-        task = asyncio.ensure_future(self._refuse_while_stopping(data))
+        task = asyncio.ensure_future(self._answer(data, RESTARTING))
         self._refusals.add(task)
         task.add_done_callback(self._refusals.discard)
 
-    async def _refuse_while_stopping(self, data: Any) -> None:
+    def _handled(self, data: Any) -> bool:
+        """Whether a component interaction reached a handler (a dynamic item's pattern or a
+        live view); discord.py silently drops the others, and Discord then shows the user
+        "This interaction failed"."""
+        custom_id = str((data.get("data") or {}).get("custom_id", ""))
+        kind = (data.get("data") or {}).get("component_type")
+        store = self._connection._view_store
+        if any(p.fullmatch(custom_id) for p in getattr(store, "_dynamic_items", {})):
+            # discord.py calls a dynamic item only if the message carries that component
+            return any(c.get("custom_id") == custom_id and c.get("type") == kind
+                       for c in _components((data.get("message") or {}).get("components")))
+        views = getattr(store, "_views", {})
+        return any(custom_id == key[1] for items in views.values() for key in items)
+
+    async def _answer(self, data: Any, sentence: str) -> None:
         interaction = discord.Interaction(data=data, state=self._connection)
         try:
             if interaction.type is discord.InteractionType.autocomplete:
                 await interaction.response.autocomplete([])
             elif interaction.type is not discord.InteractionType.ping:
-                await interaction.response.send_message(RESTARTING, ephemeral=True)
+                await interaction.response.send_message(sentence, ephemeral=True)
         except discord.HTTPException:
-            log.debug("could not answer interaction %s while stopping", interaction.id)
+            log.debug("could not answer interaction %s", interaction.id)
 
     def handlers_in_hand(self) -> list[asyncio.Task[Any]]:
         return [t for t in asyncio.all_tasks()

@@ -505,6 +505,9 @@ class GameService:
                               "You will be pinged when it is yours.")
 
     def _parse(self, seat: Seat, action: Any) -> Any:
+        if not (hasattr(action, "model_dump") or isinstance(action, dict)):
+            raise RuleBroken("That is not an action I know. Try `/sw status` to see what you "
+                             "can do.", "invalid_action")
         obj = _dump(action)
         obj["player"] = seat.name
         try:
