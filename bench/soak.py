@@ -180,36 +180,35 @@ async def soak(games: int, *, seed: int = 1, every: tuple[float, float] = (2.0, 
             game_ids: list[int] = []
             t0 = time.perf_counter()
             async with StateReader(url) as reader:
-                sem = asyncio.Semaphore(parallel)
+                drivers: list[GameDriver] = []
+                opening = asyncio.Semaphore(10)
 
-                async def one(i: int) -> None:
-                    async with sem:
+                async def open_one(i: int) -> None:
+                    # the lobbies open before the killing starts: the soak is about moves
+                    async with opening:
                         ch = fake.add_channel(f"soak-{i}")
                         users = [fake.add_user(f"s{i}p{k}") for k in range(2)]
                         d = GameDriver(fake, ch, users, reader, seed=seed * 1000 + i,
                                        mode="slash", check_coins=False, check_secrets=False,
                                        autocomplete=0.0)
-                        for _attempt in range(20):  # the lobby may meet a kill too
-                            await bot.up.wait()
-                            try:
-                                await d.open_game(timeout=20)
-                                break
-                            except Exception:  # noqa: BLE001
-                                loaded = None
-                                with contextlib.suppress(Exception):
-                                    loaded = await d.loaded()
-                                if loaded is not None and loaded.state is not None:
-                                    break  # started; the reply was lost with the bot
-                                await asyncio.sleep(0.5)
-                                with contextlib.suppress(Exception):  # a half-open lobby
-                                    await fake.slash(users[0], ch, "sw leave")
+                        await d.open_game(timeout=60)
+                        drivers.append(d)
                         game_ids.append((await d.loaded()).game.id)
-                        await _player(d, bot, report, acks, max_actions)
+
+                await asyncio.gather(*(open_one(i) for i in range(games)))
+                sem = asyncio.Semaphore(parallel)
+
+                async def play(d: GameDriver) -> None:
+                    async with sem:
+                        try:
+                            await _player(d, bot, report, acks, max_actions)
+                        except Exception as exc:  # noqa: BLE001 - a soak reports
+                            report.errors.append(f"channel {d.channel_id}: {exc!r}"[:300])
 
                 done = asyncio.Event()
                 killer = asyncio.create_task(_killer(bot, rng, every, done, report))
                 try:
-                    await asyncio.gather(*(one(i) for i in range(games)))
+                    await asyncio.gather(*(play(d) for d in drivers))
                 finally:
                     done.set()
                     await killer

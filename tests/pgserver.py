@@ -12,6 +12,7 @@ initdb refuses to run as root: as root, the directory is given to the unprivileg
 from __future__ import annotations
 
 import atexit
+import concurrent.futures
 import contextlib
 import ctypes
 import os
@@ -125,7 +126,9 @@ class TempPostgres:
             await conn.close()
             return True
 
-        return asyncio.run(ping())
+        # in a thread of its own: start() may be called from a running event loop
+        with concurrent.futures.ThreadPoolExecutor(1) as pool:
+            return pool.submit(lambda: asyncio.run(ping())).result()
 
     async def create_database(self, name: str) -> str:
         """A new empty database on the server; -> its URL."""
