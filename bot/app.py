@@ -216,6 +216,21 @@ class SmallWorldBot(commands.Bot):
                 log.info("shutting down: store closed")
 
 
+class ShardedSmallWorldBot(SmallWorldBot, commands.AutoShardedBot):
+    """The same bot over several gateway shards (SHARD_COUNT, and SHARD_IDS for the ones this
+    process runs). A guild lives on exactly one shard, so all interactions of a channel reach
+    one process; the store's version check refuses any stale write on top of that."""
+
+
+def make_bot(settings: Settings, **options: Any) -> SmallWorldBot:
+    if settings.shard_count:
+        options.setdefault("shard_count", settings.shard_count)
+        if settings.shard_ids is not None:
+            options.setdefault("shard_ids", settings.shard_id_list())
+        return ShardedSmallWorldBot(settings, **options)
+    return SmallWorldBot(settings, **options)
+
+
 async def run(settings: Settings) -> None:
     """Start the bot and block until it stops."""
     point_at(settings.discord_api_base, settings.discord_gateway)
@@ -225,7 +240,9 @@ async def run(settings: Settings) -> None:
 
     pictures.use_render_process(settings.render_processes)
     sys.setswitchinterval(0.001)
-    bot = SmallWorldBot(settings)
+    bot = make_bot(settings)
+    if settings.shard_count:
+        log.info("running shards %s of %d", settings.shard_ids or "all", settings.shard_count)
     loop = asyncio.get_running_loop()
     stops: set[asyncio.Task[None]] = set()
 
