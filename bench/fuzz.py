@@ -213,12 +213,12 @@ async def _one(kind: str, d: GameDriver, fake: FakeDiscord, reader: StateReader,
     report.sent += 1
     if kind in ("move", "duplicate") and legal:
         inter = await d._slash(actor, d.choose(state, legal))
-        reply = await _answer(fake, inter, report)
-        if reply is not None and not reply.ephemeral:
+        await _answer(fake, inter, report)
+        if (await d.loaded()).version > loaded.version:
             report.accepted += 1
             return
-        report.refused += 1
-        return  # a legal move may still be refused (e.g. a survivor step): no state check
+        report.refused += 1  # e.g. a decline that asks to confirm first
+        return
     if kind == "outsider" and legal:
         inter = await d._slash(outsider, rng.choice(legal))
     elif kind == "out_of_turn" and legal:
@@ -283,20 +283,24 @@ async def _one(kind: str, d: GameDriver, fake: FakeDiscord, reader: StateReader,
     t = time.perf_counter()
     reply = await _answer(fake, inter, report)
     report.slowest.append((time.perf_counter() - t, kind))
-    if reply is not None and not reply.ephemeral and kind == "bad_menu_value":
-        report.accepted += 1  # a forged value that is the actor's legal move: the engine
-        return                # checked it like any other (Discord would not even send it)
-    if reply is not None and not reply.ephemeral and kind != "garbage_option":
-        report.accepted += 1
-        report.changed_by_refusal.append(f"{kind} was accepted: {reply.content[:120]!r}")
+    public = reply is not None and not reply.ephemeral
+    if public:
+        report.accepted += 1  # e.g. /sw rules with odd text, /sw log, the current panel
+    else:
+        report.refused += 1
+    if await _fingerprint(reader) == before:
         return
-    if reply is not None and not reply.ephemeral:
-        report.accepted += 1  # e.g. /sw rules with odd text, /sw log: fine, public, harmless
-        return
-    report.refused += 1
-    after = await _fingerprint(reader)
-    if after != before:
-        report.changed_by_refusal.append(f"{kind}: {inter.payload.get('data')!r}"[:300])
+    # the state changed: only what the actor may do may do that
+    data = inter.payload.get("data") or {}
+    cid = str(data.get("custom_id", ""))
+    parts = cid.split(":")
+    current_panel = (kind == "stale_panel" and len(parts) == 5 and parts[1] in ("b", "s")
+                     and parts[3] == str(loaded.version)
+                     and inter.user.get("id") == actor.get("id"))
+    legit = public and (kind in ("bad_menu_value", "garbage_option") or current_panel)
+    if not legit:
+        report.changed_by_refusal.append(f"{kind}: {data!r} -> "
+                                         f"{(reply.content if reply else None)!r}"[:300])
 
 
 def print_report(r: Report, n: int) -> None:

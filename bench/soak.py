@@ -40,12 +40,21 @@ for extra in (ROOT, ROOT / "tests", ROOT / "tests" / "e2e"):
     if str(extra) not in sys.path:
         sys.path.insert(0, str(extra))
 
-from driver import CONQUEST_VERBS, GameDriver, StateReader, strip  # noqa: E402
+from driver import CONFIRM_LABELS, CONQUEST_VERBS, GameDriver, StateReader, strip  # noqa: E402
 from fakediscord import FakeDiscord  # noqa: E402
 
 import engine  # noqa: E402
 from bot.dbtools import replay_game  # noqa: E402
 from bot.store import GameStatus, Store  # noqa: E402
+
+
+def told_done(reply: Any) -> bool:
+    """The bot told the player the action happened: a public answer, or the private "Done"
+    of a slash command whose result went into the game's living message."""
+    from bot.text import ACTION_DONE
+
+    return not reply.ephemeral or reply.content.startswith(ACTION_DONE)
+
 
 SETTING_KEYS = ("DISCORD_TOKEN", "DATABASE_URL", "MOD_ROLE_ID", "DEV_GUILD_ID", "LOG_LEVEL",
                 "RENDER_PROCESSES", "DISCORD_API_BASE", "DISCORD_GATEWAY")
@@ -137,10 +146,18 @@ async def _player(d: GameDriver, bot: BotProcess, report: SoakReport,
         try:
             await d.fake.wait_until(lambda i=inter: i.reply is not None, timeout=15,
                                     what="a reply")
-        except TimeoutError:
+            reply = inter.reply
+            yes = next((reply.find_component(label) for label in CONFIRM_LABELS
+                        if reply.ephemeral and reply.find_component(label)), None)
+            if yes is not None:  # "Decline / End with tokens in hand?" asks first: say yes
+                inter = await d.fake.click(user, reply, yes["custom_id"])
+                await d.fake.wait_until(lambda i=inter: i.followups, timeout=15,
+                                        what="the answer to a confirmation")
+                reply = inter.followups[0]
+        except Exception:  # noqa: BLE001 - a timeout: the bot was killed meanwhile
             report.unanswered += 1
             continue
-        if inter.reply.ephemeral:
+        if not told_done(reply):
             report.refused += 1
             continue
         report.acknowledged += 1

@@ -56,6 +56,7 @@ def _cmd_run(args: argparse.Namespace, settings: Settings) -> int:
 
     configure_logging(settings.log_level)
     from bot.app import run  # imported late so a settings error needs no discord setup
+    from bot.store import StoreError
 
     try:
         asyncio.run(run(settings))
@@ -65,6 +66,9 @@ def _cmd_run(args: argparse.Namespace, settings: Settings) -> int:
     except discord.PrivilegedIntentsRequired:
         print(f"{PROG}: enable the required intents for the bot in the developer portal",
               file=sys.stderr)
+        return 1
+    except StoreError as exc:
+        print(f"{PROG}: cannot use the database in DATABASE_URL ({exc})", file=sys.stderr)
         return 1
     except (OSError, aiohttp.ClientError) as exc:
         print(f"{PROG}: cannot reach Discord ({exc.__class__.__name__}: {exc})", file=sys.stderr)

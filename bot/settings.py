@@ -82,6 +82,8 @@ class Settings(BaseSettings):
         """Refuse a URL the store cannot open now, not after logging in to Discord."""
         from bot.store import database_path
 
+        if dialect_of(v) == "postgresql":
+            return v  # reachable or not is known only when connecting
         path = database_path(v)  # ValueError names the accepted forms
         if path != ":memory:":
             for parent in Path(path).expanduser().absolute().parents:
