@@ -203,8 +203,12 @@ async def _one(kind: str, d: GameDriver, fake: FakeDiscord, reader: StateReader,
                 fake._send_interaction(MESSAGE_COMPONENT, actor, d.channel, dict(data),
                                        message=panel) for _ in range(2)))
             replies = [await _answer(fake, x, report) for x in (a, b)]
-            after = await d.loaded()
-            if after.version - loaded.version > 1:
+            # applied twice = two new log rows by this player (the bot's own follow-ups,
+            # such as placing a vacant seat's survivors, carry no actor)
+            assert reader.store is not None
+            mine = [r for r in await reader.store.actions(loaded.game.id, after=loaded.version)
+                    if r.actor_id == int(actor["id"])]
+            if len(mine) > 1:
                 report.duplicates_applied_twice += 1
             accepted = sum(1 for r in replies if r is not None and not r.ephemeral)
             report.accepted += accepted
