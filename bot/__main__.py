@@ -4,8 +4,14 @@ Every bad start ends in one line on stderr and a non-zero exit: a missing or inv
 (exit 2, before anything connects), a token Discord rejects, an unreachable Discord (exit 1).
 Ctrl-C stops the bot cleanly (exit 0).
 
+Database commands need no Discord token: `python -m bot migrate --from URL --to URL` copies
+an installation into an empty database (e.g. SQLite to PostgreSQL), then checks the copy
+and replays every game in it; `python -m bot backup PATH` makes an online copy of the SQLite
+database (with PostgreSQL it prints how to use pg_dump).
+
 To add a command: write `_cmd_NAME(args, settings) -> int` and register it in `parser()`
-with `sub.add_parser(...)` and `set_defaults(run=_cmd_NAME)`.
+with `sub.add_parser(...)` and `set_defaults(run=_cmd_NAME)` (`settings=False` for one
+that needs no Discord settings: it then gets None).
 """
 
 from __future__ import annotations
@@ -13,6 +19,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import os
 import sys
 from collections.abc import Callable
 
@@ -49,6 +56,7 @@ def _cmd_run(args: argparse.Namespace, settings: Settings) -> int:
 
     configure_logging(settings.log_level)
     from bot.app import run  # imported late so a settings error needs no discord setup
+    from bot.store import StoreError
 
     try:
         asyncio.run(run(settings))
@@ -59,11 +67,62 @@ def _cmd_run(args: argparse.Namespace, settings: Settings) -> int:
         print(f"{PROG}: enable the required intents for the bot in the developer portal",
               file=sys.stderr)
         return 1
+    except StoreError as exc:
+        print(f"{PROG}: cannot use the database in DATABASE_URL ({exc})", file=sys.stderr)
+        return 1
     except (OSError, aiohttp.ClientError) as exc:
         print(f"{PROG}: cannot reach Discord ({exc.__class__.__name__}: {exc})", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         return 0
+    return 0
+
+
+def _database_url(given: str | None) -> str:
+    """--database, else DATABASE_URL from the environment or .env, else the default."""
+    if given:
+        return given
+    if os.environ.get("DATABASE_URL"):
+        return os.environ["DATABASE_URL"]
+    from pydantic_settings import BaseSettings, SettingsConfigDict
+
+    class _Db(BaseSettings):
+        model_config = SettingsConfigDict(env_file=".env", extra="ignore")
+        database_url: str = "sqlite:///smallworld.db"
+
+    return _Db().database_url
+
+
+def _cmd_migrate(args: argparse.Namespace, settings: Settings | None) -> int:
+    """Copy every game and league into an empty database, verified by replaying every game."""
+    from bot.dbtools import copy_database
+    from bot.store import StoreError
+
+    try:
+        report = asyncio.run(copy_database(args.source, args.target,
+                                           say=lambda s: print(f"{PROG}: {s}")))
+    except (StoreError, OSError, ValueError) as exc:
+        print(f"{PROG}: migrate failed, nothing was changed in the source: {exc}",
+              file=sys.stderr)
+        return 1
+    for problem in report.problems:
+        print(f"{PROG}: {problem}", file=sys.stderr)
+    if report.problems:
+        return 1
+    print(f"{PROG}: copied {report.games} games and {report.actions} actions; verified")
+    return 0
+
+
+def _cmd_backup(args: argparse.Namespace, settings: Settings | None) -> int:
+    """Copy the live database to a file (SQLite), or explain pg_dump (PostgreSQL)."""
+    from bot.dbtools import backup
+    from bot.store import StoreError
+
+    try:
+        print(f"{PROG}: " + asyncio.run(backup(_database_url(args.database), args.path)))
+    except (StoreError, OSError, ValueError) as exc:
+        print(f"{PROG}: backup failed: {exc}", file=sys.stderr)
+        return 1
     return 0
 
 
@@ -84,6 +143,19 @@ def parser() -> argparse.ArgumentParser:
                           "one HTML page (no token needed)", description=_demo_description())
     _demo_arguments(demo)
     demo.set_defaults(run=_cmd_demo, settings=False)
+    mig = sub.add_parser("migrate", help="copy all games and leagues into an empty database",
+                         description=_cmd_migrate.__doc__)
+    mig.add_argument("--from", dest="source", required=True, metavar="URL",
+                     help="the installation to copy, e.g. sqlite:///smallworld.db")
+    mig.add_argument("--to", dest="target", required=True, metavar="URL",
+                     help="an empty database, e.g. postgresql://user@host/smallworld")
+    mig.set_defaults(run=_cmd_migrate, settings=False)
+    bak = sub.add_parser("backup", help="copy the live database to a file",
+                         description=_cmd_backup.__doc__)
+    bak.add_argument("path", help="the backup file to write (must not exist)")
+    bak.add_argument("--database", metavar="URL",
+                     help="default: DATABASE_URL from the environment or .env")
+    bak.set_defaults(run=_cmd_backup, settings=False)
     return ap
 
 
@@ -109,9 +181,9 @@ def _cmd_demo(args: argparse.Namespace, settings: Settings | None) -> int:
 def main(argv: list[str] | None = None) -> int:
     """Parse the command line, read the settings, run the command; return the exit code."""
     args = parser().parse_args(argv)
-    command: Callable[[argparse.Namespace, Settings], int] = args.run
-    if not getattr(args, "settings", True):  # e.g. `demo`: runs without a Discord token
-        return command(args, None)  # type: ignore[arg-type]
+    command: Callable[[argparse.Namespace, Settings | None], int] = args.run
+    if getattr(args, "settings", True) is False:  # a database command: no Discord settings
+        return command(args, None)
     try:
         settings = Settings()
     except ValidationError as exc:

@@ -1,10 +1,16 @@
 """The discord.py application: a commands.Bot whose setup_hook opens the store, builds the game
-service, loads the extensions and syncs the slash commands."""
+service, loads the extensions and syncs the slash commands.
+
+SIGTERM (or SIGINT) shuts down in order: new interactions get a "restarting" answer and
+change nothing; the interactions in hand finish (their action is committed and announced);
+the Discord connection closes; the store closes; the picture workers stop."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import signal
 import sys
 from typing import Any
 
@@ -22,6 +28,13 @@ from bot.ui import report_error
 log = logging.getLogger(__name__)
 
 EXTENSIONS: tuple[str, ...] = ("bot.cogs.game", "bot.cogs.admin", "bot.cogs.league")
+# discord.py runs each slash command and each component click in a task named like this
+HANDLER_TASKS = ("CommandTree-invoker", "discord-ui-view-dispatch-", "discord-ui-dynamic-item-",
+                 "discord-ui-modal-dispatch-")
+SHUTDOWN_GRACE = 20.0  # seconds the interactions in hand get to finish at shutdown
+RESTARTING = "The bot is restarting, so nothing was done. Please try again in a minute."
+UNKNOWN_COMPONENT = ("This button or menu is no longer in use, so nothing was done. Use "
+                     "`/sw status` for the current game.")
 
 
 def point_at(api_base: str | None, gateway: str | None) -> None:
@@ -37,6 +50,16 @@ def quiet_voice_warnings() -> None:
     (voice libraries) are missing. Only these two; every other warning still shows."""
     discord.VoiceClient.warn_nacl = False
     discord.VoiceClient.warn_dave = False
+
+
+def _components(rows: Any) -> list[dict[str, Any]]:
+    """Every component of a message payload, nested rows and containers included."""
+    out: list[dict[str, Any]] = []
+    for c in rows or ():
+        if isinstance(c, dict):
+            out.append(c)
+            out.extend(_components(c.get("components")))
+    return out
 
 
 class SmallWorldBot(commands.Bot):
@@ -59,6 +82,73 @@ class SmallWorldBot(commands.Bot):
         )
         self.settings = settings
         self.tree.on_error = self.on_tree_error  # type: ignore[method-assign]
+        self.stopping = False
+        self._store_closed = False
+        self._refusals: set[asyncio.Task[None]] = set()
+        parsers = self._connection.parsers
+        self._parse_interaction = parsers["INTERACTION_CREATE"]
+        parsers["INTERACTION_CREATE"] = self._on_interaction_frame
+
+    def _on_interaction_frame(self, data: Any) -> None:
+        """Every interaction passes here first: while shutting down, it is answered with a
+        sentence and goes no further."""
+        if not self.stopping:
+            self._parse_interaction(data)
+            if data.get("type") == discord.InteractionType.component.value and not self._handled(
+                    data):
+                task = asyncio.ensure_future(self._answer(data, UNKNOWN_COMPONENT))
+                self._refusals.add(task)
+                task.add_done_callback(self._refusals.discard)
+            return
+        task = asyncio.ensure_future(self._answer(data, RESTARTING))
+        self._refusals.add(task)
+        task.add_done_callback(self._refusals.discard)
+
+    def _handled(self, data: Any) -> bool:
+        """Whether a component interaction reached a handler (a dynamic item's pattern or a
+        live view); discord.py silently drops the others, and Discord then shows the user
+        "This interaction failed"."""
+        custom_id = str((data.get("data") or {}).get("custom_id", ""))
+        kind = (data.get("data") or {}).get("component_type")
+        store = self._connection._view_store
+        if any(p.fullmatch(custom_id) for p in getattr(store, "_dynamic_items", {})):
+            # discord.py calls a dynamic item only if the message carries that component
+            return any(c.get("custom_id") == custom_id and c.get("type") == kind
+                       for c in _components((data.get("message") or {}).get("components")))
+        views = getattr(store, "_views", {})
+        return any(custom_id == key[1] for items in views.values() for key in items)
+
+    async def _answer(self, data: Any, sentence: str) -> None:
+        interaction = discord.Interaction(data=data, state=self._connection)
+        try:
+            if interaction.type is discord.InteractionType.autocomplete:
+                await interaction.response.autocomplete([])
+            elif interaction.type is not discord.InteractionType.ping:
+                await interaction.response.send_message(sentence, ephemeral=True)
+        except discord.HTTPException:
+            log.debug("could not answer interaction %s", interaction.id)
+
+    def handlers_in_hand(self) -> list[asyncio.Task[Any]]:
+        return [t for t in asyncio.all_tasks()
+                if not t.done() and t.get_name().startswith(HANDLER_TASKS)]
+
+    async def shutdown(self, reason: str = "stop", grace: float = SHUTDOWN_GRACE) -> None:
+        """Stop in order: no new interactions, the ones in hand finish, then close()."""
+        if self.stopping:
+            return
+        self.stopping = True
+        in_hand = self.handlers_in_hand()
+        log.info("shutting down (%s): taking no new interactions, %d in hand", reason,
+                 len(in_hand))
+        if in_hand:
+            _, late = await asyncio.wait(in_hand, timeout=grace)
+            if late:
+                log.warning("shutting down: %d interaction(s) did not finish in %.0f s",
+                            len(late), grace)
+        if self._refusals:
+            await asyncio.wait(set(self._refusals), timeout=5)
+        log.info("shutting down: interactions in hand finished")
+        await self.close()
 
     async def setup_hook(self) -> None:
         self.store = await Store.open(self.settings.database_url)
@@ -111,6 +201,20 @@ class SmallWorldBot(commands.Bot):
     async def on_ready(self) -> None:
         log.info("ready as %s (%s) in %d guilds", self.user, getattr(self.user, "id", "?"),
                  len(self.guilds))
+        if getattr(self, "_owed_task", None) is None:
+            self._owed_task = asyncio.create_task(self._send_owed(), name="owed-dms")
+
+    async def _send_owed(self) -> None:
+        """DMs the bot owed when it last stopped (it died between a commit and the DM)."""
+        from bot.flow import send_owed
+
+        # one SQLite process owns its file: a DM claimed before the restart was claimed by
+        # the process that died. With PostgreSQL another process may be sending it: wait
+        # for its claim to go stale.
+        stale = 0.0 if self.store.dialect == "sqlite" else None
+        sent = await send_owed(self, self.store, stale_after=stale)
+        if sent:
+            log.info("sent %d coin DM(s) owed from before the restart", sent)
 
     async def on_tree_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
@@ -119,6 +223,7 @@ class SmallWorldBot(commands.Bot):
         await report_error(interaction, error)
 
     async def close(self) -> None:
+        self.stopping = True
         warmup = getattr(self, "_warmup", None)
         if warmup is not None:
             warmup.cancel()
@@ -130,10 +235,28 @@ class SmallWorldBot(commands.Bot):
             await scheduler.stop()
         try:
             await super().close()
+            log.info("shutting down: Discord connection closed")
         finally:
             store = getattr(self, "store", None)
-            if store is not None:
+            if store is not None and not self._store_closed:
+                self._store_closed = True
                 await store.close()
+                log.info("shutting down: store closed")
+
+
+class ShardedSmallWorldBot(SmallWorldBot, commands.AutoShardedBot):
+    """The same bot over several gateway shards (SHARD_COUNT, and SHARD_IDS for the ones this
+    process runs). A guild lives on exactly one shard, so all interactions of a channel reach
+    one process; the store's version check refuses any stale write on top of that."""
+
+
+def make_bot(settings: Settings, **options: Any) -> SmallWorldBot:
+    if settings.shard_count:
+        options.setdefault("shard_count", settings.shard_count)
+        if settings.shard_ids is not None:
+            options.setdefault("shard_ids", settings.shard_id_list())
+        return ShardedSmallWorldBot(settings, **options)
+    return SmallWorldBot(settings, **options)
 
 
 async def run(settings: Settings) -> None:
@@ -146,10 +269,26 @@ async def run(settings: Settings) -> None:
     pictures.use_render_process(settings.render_processes)
     autoplay.use_ai_process(settings.ai_processes)
     sys.setswitchinterval(0.001)
-    bot = SmallWorldBot(settings)
+    bot = make_bot(settings)
+    if settings.shard_count:
+        log.info("running shards %s of %d", settings.shard_ids or "all", settings.shard_count)
+    loop = asyncio.get_running_loop()
+    stops: set[asyncio.Task[None]] = set()
+
+    def on_signal(sig: signal.Signals) -> None:
+        task = asyncio.ensure_future(bot.shutdown(sig.name))
+        stops.add(task)
+        task.add_done_callback(stops.discard)
+
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        with contextlib.suppress(NotImplementedError, RuntimeError):  # not on this platform
+            loop.add_signal_handler(sig, on_signal, sig)
     try:
         async with bot:
             await bot.start(settings.discord_token.get_secret_value())
     finally:
-        pictures.stop_rendering()
-        autoplay.stop_ai()
+        if stops:  # a signal's shutdown closes the store; let it get there
+            await asyncio.wait(set(stops), timeout=SHUTDOWN_GRACE + 10)
+        pictures.stop_rendering(wait=True)
+        log.info("shutting down: picture workers stopped")
+        autoplay.stop_ai(wait=True)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
@@ -65,10 +66,15 @@ def use_ai_process(workers: int = 1) -> None:
 AI_NICE = 10  # the AI workers' niceness: replies to members come first on a busy machine
 
 
-def _start_worker(nice: int) -> None:
-    """Initializer of each AI process: yield the CPU to the bot's event loop, load the AI."""
+def _start_worker(nice: int, parent: int = 0) -> None:
+    """Initializer of each AI process: die with the bot (however it ends), yield the CPU to
+    the bot's event loop, load the AI."""
     import os
 
+    if parent:
+        from bot.pictures import bind_to_parent
+
+        bind_to_parent(parent)
     with contextlib.suppress(OSError):
         os.nice(nice)
     import ai  # noqa: F401 - the first decision should not pay for the import
@@ -79,7 +85,7 @@ def _process_pool(workers: int) -> ProcessPoolExecutor:
 
     return ProcessPoolExecutor(max_workers=workers,
                                mp_context=multiprocessing.get_context("spawn"),
-                               initializer=_start_worker, initargs=(AI_NICE,))
+                               initializer=_start_worker, initargs=(AI_NICE, os.getpid()))
 
 
 def use_ai_thread() -> None:
@@ -89,9 +95,10 @@ def use_ai_thread() -> None:
     _POOL, _workers = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ai"), 1
 
 
-def stop_ai() -> None:
+def stop_ai(wait: bool = False) -> None:
+    """Release the AI processes; with `wait`, return once every one has exited."""
     if isinstance(_POOL, ProcessPoolExecutor):
-        _POOL.shutdown(wait=False, cancel_futures=True)
+        _POOL.shutdown(wait=wait, cancel_futures=True)
 
 
 def _choose(dump: dict[str, Any], level: str, seed: int) -> dict[str, Any]:

@@ -23,7 +23,7 @@ import engine
 from bot import text
 from bot.pictures import draw_ahead, final_file, map_file, row_file
 from bot.service import GameService, LobbyError, Outcome, Panel, ServiceError, StaleVersion
-from bot.store import GameRow, GameStatus
+from bot.store import GameRow, GameStatus, OwedDM, Store, StoreError
 from bot.ui import NO_MENTIONS, display_name, report_error, send
 from bot.views import confirm_view, lobby_view, panel_prompt, turn_view
 
@@ -532,31 +532,8 @@ async def retire_game_message(client: discord.Client, service: GameService, game
                     allowed_mentions=NO_MENTIONS)
 
 
-async def deliver_private(interaction: discord.Interaction, outcome: Outcome) -> None:
-    """DM each player their own coin lines; closed DMs fall back to an ephemeral followup."""
-    if outcome.finished:
-        return  # the totals were just revealed in the channel
-    await _dm_lines(interaction.client, outcome, interaction)
-
-
-async def _dm_lines(client: discord.Client, outcome: Outcome,
-                    interaction: discord.Interaction | None) -> None:
-    channel = f"<#{outcome.game.channel_id}>"
-    for user_id, lines in outcome.private.items():
-        body = f"Small World game #{outcome.game.id} in {channel}:\n" + "\n".join(lines)
-        try:
-            user = client.get_user(user_id) or await client.fetch_user(user_id)
-            await user.send(body)
-        except discord.Forbidden as exc:
-            if (exc.code == DM_CLOSED and interaction is not None
-                    and user_id == interaction.user.id):
-                await interaction.followup.send(
-                    body + "\n(Your DMs are closed, so here it is privately.)", ephemeral=True
-                )
-            else:
-                log.info("cannot DM coins to %s (code %s)", user_id, exc.code)
-        except discord.HTTPException as exc:
-            log.warning("DM to %s failed: %s", user_id, exc)
+def dm_body(dm: OwedDM) -> str:
+    return f"Small World game #{dm.game_id} in <#{dm.channel_id}>:\n" + "\n".join(dm.lines)
 
 
 # -- posts nobody asked for: AI turns, timeouts, reminders ----------------------------------
@@ -604,8 +581,8 @@ async def post_outcome(client: discord.Client, outcome: Outcome) -> None:
             await channel.send(notice, allowed_mentions=NO_MENTIONS)
     if outcome.finished:
         _shown.pop(game.id, None)
-    else:
-        await _dm_lines(client, outcome, None)
+    # the coin DMs of a member whose timed-out turn the AI played: owed by the commit
+    await send_owed(client, service.store, game_id=game.id)
     if panel is not None and panel.auto is None and panel.picks:
         draw_ahead(service, outcome, "row")
 
@@ -626,3 +603,49 @@ async def post_reminder(client: discord.Client, channel_id: int, game_id: int, u
     await client.get_partial_messageable(channel_id).send(
         line, allowed_mentions=discord.AllowedMentions(
             users=[discord.Object(id=user_id)], everyone=False, roles=False))
+
+
+async def deliver_private(interaction: discord.Interaction, outcome: Outcome) -> None:
+    """Send the coin DMs the game owes (this action's, and any a crash left unsent); closed
+    DMs fall back to an ephemeral followup for the user who acted."""
+    await send_owed(interaction.client, service_of(interaction).store,
+                    game_id=outcome.game.id, interaction=interaction)
+
+
+async def send_owed(client: discord.Client, store: Store, *, game_id: int | None = None,
+                    interaction: discord.Interaction | None = None,
+                    stale_after: float | None = None) -> int:
+    """Send the owed DMs of one game (or of all games: after a restart) from the outbox;
+    -> how many were delivered. Each is claimed first, so two senders never both send it,
+    and carries a nonce, so a resend after a crash between sending and noting it is
+    recognised by Discord as the same message."""
+    delivered = 0
+    try:
+        stale = {} if stale_after is None else {"stale_after": stale_after}
+        owed = await store.owed_dms(game_id, **stale)
+        for dm in owed:
+            if not await store.claim_dm(dm.id, **stale):
+                continue
+            body = dm_body(dm)
+            try:
+                user = client.get_user(dm.user_id) or await client.fetch_user(dm.user_id)
+                await user.send(body, nonce=f"sw-dm-{dm.id}")
+            except discord.Forbidden as exc:
+                if (exc.code == DM_CLOSED and interaction is not None
+                        and dm.user_id == interaction.user.id):
+                    await interaction.followup.send(
+                        body + "\n(Your DMs are closed, so here it is privately.)",
+                        ephemeral=True)
+                    await store.dm_done(dm.id, "ephemeral")
+                else:
+                    log.info("cannot DM coins to %s (code %s)", dm.user_id, exc.code)
+                    await store.dm_done(dm.id, "dm_closed")
+            except discord.HTTPException as exc:
+                log.warning("DM to %s failed: %s", dm.user_id, exc)
+                await store.dm_release(dm.id)
+            else:
+                await store.dm_done(dm.id, "sent")
+                delivered += 1
+    except StoreError as exc:  # the DMs stay owed: the next announcement or restart sends them
+        log.warning("could not go through the DM outbox: %s", exc)
+    return delivered

@@ -1,6 +1,7 @@
 """Community leagues: seasons, registration, rounds and tables, results, standings, audit.
 
-Pure data and SQL through the store; no discord objects. A league belongs to a guild and has
+Pure data; every statement goes through the store's methods (bot.store owns the SQL); no
+discord objects. A league belongs to a guild and has
 at most one open season. Members register for the open season (as players or substitutes);
 an organiser starts rounds: the bot forms tables (bot.tables), opens one lobby per table in the
 league's table channels, and after the start window seats substitutes (or AI seats, if
@@ -18,14 +19,11 @@ Elo) are rated the same way, from the same stored rankings.
 from __future__ import annotations
 
 import asyncio
-import json
 import re
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
-
-import aiosqlite
 
 from bot import league_export, tables
 from bot.ratings import Skill, counted_ranks
@@ -38,7 +36,17 @@ from bot.standings import (
     placement_points,
     win_shares,
 )
-from bot.store import ChannelBusy, GameRow, GameStatus, Seat, Store
+from bot.store import (
+    ChannelBusy,
+    Duplicate,
+    GameRow,
+    GameStatus,
+    League,
+    Registration,
+    Season,
+    Seat,
+    Store,
+)
 from engine import data as engine_data
 
 START_RATING = Skill.initial().ordinal
@@ -54,9 +62,6 @@ SCORING_HELP = (
     "Points per game: place p of n gets 12×(n−p)/(n−1) (first 12, last 0; ties share). "
     "Shared wins are split. Rating: OpenSkill (Plackett–Luce), shown as μ − 3σ."
 )
-
-_NOW = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
-
 
 def iso(t: datetime) -> str:
     return t.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")[:-4] + "Z"
@@ -99,38 +104,6 @@ class NotOrganiser(LeagueError):
 
 
 # -- rows -----------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class League:
-    id: int
-    guild_id: int
-    name: str
-
-
-@dataclass(frozen=True, slots=True)
-class Season:
-    id: int
-    league_id: int
-    name: str
-    started_at: str
-    ended_at: str | None
-
-    @property
-    def is_open(self) -> bool:
-        return self.ended_at is None
-
-
-@dataclass(frozen=True, slots=True)
-class Registration:
-    user_id: int
-    name: str
-    joined_at: str
-    left_at: str | None
-
-    @property
-    def active(self) -> bool:
-        return self.left_at is None
 
 
 @dataclass(frozen=True, slots=True)
@@ -251,56 +224,25 @@ def clean_reason(raw: str | None) -> str:
 # -- the service ----------------------------------------------------------------------------
 
 
-_LEAGUE_COLS = "id, guild_id, name"
-_SEASON_COLS = "id, league_id, name, started_at, ended_at"
-
-
-def _dumps(obj: Any) -> str:
-    return json.dumps(obj, separators=(",", ":"), sort_keys=True)
-
-
-def _league(row: Sequence[Any]) -> League:
-    return League(row[0], row[1], row[2])
-
-
-def _season(row: Sequence[Any]) -> Season:
-    return Season(row[0], row[1], row[2], row[3], row[4])
-
-
 class LeagueService:
-    """Leagues of one bot; every statement goes through the store's connection and lock."""
+    """Leagues of one bot, on top of the store's league methods."""
 
     def __init__(self, store: Store, *, now: Callable[[], datetime] | None = None) -> None:
         self.store = store
         self.now = now or (lambda: datetime.now(UTC))
 
-    # -- plumbing ------------------------------------------------------------------------
-
-    async def _all(self, sql: str, params: Iterable[Any] = ()) -> list[Any]:
-        return await self.store.fetchall(sql, params)
-
-    async def _one(self, sql: str, params: Iterable[Any] = ()) -> Any:
-        return await self.store.fetchone(sql, params)
-
     # -- leagues -------------------------------------------------------------------------
 
     async def leagues(self, guild_id: int) -> list[League]:
-        rows = await self._all(
-            f"SELECT {_LEAGUE_COLS} FROM leagues WHERE guild_id = ? ORDER BY name", (guild_id,))
-        return [_league(r) for r in rows]
+        return await self.store.leagues(guild_id)
 
     async def create_league(self, guild_id: int, name: str, by: int | None = None) -> League:
         name = clean_name(name, "league")
         try:
-            async with self.store.transaction() as conn:
-                cur = await conn.execute(
-                    "INSERT INTO leagues (guild_id, name, created_by) VALUES (?, ?, ?)",
-                    (guild_id, name, by))
-                league_id = cur.lastrowid
-        except aiosqlite.IntegrityError:
+            return await self.store.create_league(guild_id, name, by)
+        except Duplicate:
             raise LeagueError(f"This server already has a league called {name}. "
                               "Pick another name.") from None
-        return League(int(league_id), guild_id, name)
 
     async def league(self, guild_id: int, name: str | None = None) -> League:
         """The named league, or the server's only league when no name is given."""
@@ -326,15 +268,10 @@ class LeagueService:
     # -- seasons -------------------------------------------------------------------------
 
     async def seasons(self, league: League) -> list[Season]:
-        rows = await self._all(
-            f"SELECT {_SEASON_COLS} FROM seasons WHERE league_id = ? ORDER BY id", (league.id,))
-        return [_season(r) for r in rows]
+        return await self.store.seasons(league.id)
 
     async def open_season(self, league: League) -> Season | None:
-        row = await self._one(
-            f"SELECT {_SEASON_COLS} FROM seasons WHERE league_id = ? AND ended_at IS NULL",
-            (league.id,))
-        return _season(row) if row else None
+        return await self.store.open_season(league.id)
 
     async def current_season(self, league: League) -> Season:
         """The open season; refuses with the way forward when none is open."""
@@ -371,12 +308,8 @@ class LeagueService:
             raise LeagueError(f"{running.name} is still running in {league.name}; end it first "
                               "with `/league season end`.")
         try:
-            async with self.store.transaction() as conn:
-                cur = await conn.execute(
-                    "INSERT INTO seasons (league_id, name, started_by) VALUES (?, ?, ?)",
-                    (league.id, name, by))
-                season_id = cur.lastrowid
-        except aiosqlite.IntegrityError:
+            season = await self.store.start_season(league.id, name, by)
+        except Duplicate:
             again = await self.open_season(league)
             if again is not None:
                 raise LeagueError(f"{again.name} is still running in {league.name}; end it "
@@ -384,26 +317,17 @@ class LeagueService:
             raise LeagueError(f"{league.name} already had a season called {name}; season "
                               "names are unique in a league, so pick another.") from None
         if rounds is not None:
-            await self.store.set_season_rounds(int(season_id), rounds)
-        row = await self._one(f"SELECT {_SEASON_COLS} FROM seasons WHERE id = ?", (season_id,))
-        return _season(row)
+            await self.store.set_season_rounds(season.id, rounds)
+        return season
 
     async def end_season(self, league: League, by: int | None = None) -> Season:
         season = await self.current_season(league)
-        async with self.store.transaction() as conn:
-            await conn.execute(
-                f"UPDATE seasons SET ended_at = {_NOW}, ended_by = ? WHERE id = ?"
-                " AND ended_at IS NULL", (by, season.id))
-        row = await self._one(f"SELECT {_SEASON_COLS} FROM seasons WHERE id = ?", (season.id,))
-        return _season(row)
+        return await self.store.end_season(season.id, by)
 
     # -- registration --------------------------------------------------------------------
 
     async def registration(self, season: Season, user_id: int) -> Registration | None:
-        row = await self._one(
-            "SELECT user_id, name, joined_at, left_at FROM registrations"
-            " WHERE season_id = ? AND user_id = ?", (season.id, user_id))
-        return Registration(*row) if row else None
+        return await self.store.registration(season.id, user_id)
 
     async def is_registered(self, season: Season, user_id: int) -> bool:
         reg = await self.registration(season, user_id)
@@ -418,12 +342,7 @@ class LeagueService:
         if reg is not None and reg.active:
             raise LeagueError(f"You're already registered for {season.name}. Play with "
                               "`/league game`.")
-        async with self.store.transaction() as conn:
-            await conn.execute(
-                "INSERT INTO registrations (season_id, user_id, name) VALUES (?, ?, ?)"
-                f" ON CONFLICT (season_id, user_id) DO UPDATE SET left_at = NULL,"
-                f" name = excluded.name, joined_at = {_NOW}",
-                (season.id, user_id, name[:NAME_LIMIT] or "player"))
+        await self.store.register(season.id, user_id, name[:NAME_LIMIT] or "player")
         await self.store.set_registration_prefs(season.id, user_id,
                                                 {"substitute": int(substitute), "sit_out": 0})
         return season
@@ -434,30 +353,17 @@ class LeagueService:
         if not await self.is_registered(season, user_id):
             raise NotRegistered(f"You're not registered for {season.name}, so there is "
                                 "nothing to leave.")
-        async with self.store.transaction() as conn:
-            await conn.execute(
-                f"UPDATE registrations SET left_at = {_NOW} WHERE season_id = ? AND user_id = ?",
-                (season.id, user_id))
+        await self.store.unregister(season.id, user_id)
         return season
 
     async def registrations(self, season: Season, *, include_left: bool = False
                             ) -> list[Registration]:
-        rows = await self._all(
-            "SELECT user_id, name, joined_at, left_at FROM registrations WHERE season_id = ?"
-            " AND (? OR left_at IS NULL) ORDER BY joined_at, user_id",
-            (season.id, int(include_left)))
-        return [Registration(*r) for r in rows]
+        return await self.store.registrations(season.id, include_left=include_left)
 
     # -- league games --------------------------------------------------------------------
 
     async def season_of_game(self, game_id: int) -> tuple[League, Season] | None:
-        row = await self._one(
-            "SELECT s.id, s.league_id, s.name, s.started_at, s.ended_at,"
-            " l.id, l.guild_id, l.name FROM league_games g JOIN seasons s ON s.id = g.season_id"
-            " JOIN leagues l ON l.id = s.league_id WHERE g.game_id = ?", (game_id,))
-        if row is None:
-            return None
-        return _league(row[5:8]), _season(row[0:5])
+        return await self.store.season_of_game(game_id)
 
     async def open_game(
         self,
@@ -509,21 +415,12 @@ class LeagueService:
         if seats is not None:
             options["max_players"] = seats
         try:
-            async with self.store.transaction() as conn:
-                cur = await conn.execute(
-                    "INSERT INTO games (guild_id, channel_id, seed, board, players, options,"
-                    " opener_id) VALUES (?, ?, ?, NULL, ?, ?, ?)",
-                    (guild_id, channel_id, seed, _dumps([s.to_json() for s in seat_list]),
-                     _dumps(options), opener_id))
-                game_id = cur.lastrowid
-                await conn.execute(
-                    "INSERT INTO league_games (game_id, season_id, opened_by) VALUES (?, ?, ?)",
-                    (game_id, season.id, opener_id))
-        except aiosqlite.IntegrityError:
+            game = await self.store.create_game(
+                guild_id=guild_id, channel_id=channel_id, seed=seed, players=seat_list,
+                options=options, opener_id=opener_id, season_id=season.id)
+        except ChannelBusy:
             raise LeagueError("This channel already has a game. Finish it first, or open the "
                               "league game in another channel.") from None
-        game = await self.store.get_game(int(game_id))
-        assert game is not None
         return game, season
 
     async def check_seat(self, game: GameRow, user_id: int) -> None:
@@ -634,13 +531,7 @@ class LeagueService:
         return await self._games(season_id=season.id, voided=voided)
 
     async def _names(self, season_ids: Sequence[int]) -> dict[int, str]:
-        if not season_ids:
-            return {}
-        marks = ", ".join("?" for _ in season_ids)
-        rows = await self._all(
-            f"SELECT user_id, name FROM registrations WHERE season_id IN ({marks})"
-            " ORDER BY joined_at", tuple(season_ids))
-        return {uid: name for uid, name in rows}
+        return await self.store.registered_names(season_ids)
 
     async def standings(self, league: League, season_name: str | None = None) -> Standings:
         await self.sync()

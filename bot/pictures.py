@@ -20,13 +20,16 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ctypes
 import io
 import json
 import logging
 import multiprocessing.context
 import os
 import signal
+import sys
 import threading
+import time
 from collections import OrderedDict
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -47,14 +50,45 @@ AHEAD_NICE = 19  # the guessing process's niceness (higher: less CPU when the ma
 AHEAD_QUEUE = 16  # guesses kept waiting at most (the oldest are dropped)
 
 
-def _start_worker(nice: int) -> None:
-    """Initializer of each drawing process: lower its priority if asked, then load every
-    official board's layers, so that no reply pays for a cold board in a new worker."""
+PR_SET_PDEATHSIG = 1  # linux/prctl.h
+
+
+def _watch_parent(parent: int) -> None:
+    while True:
+        time.sleep(1.0)
+        if os.getppid() != parent:
+            os._exit(0)
+
+
+def bind_to_parent(parent: int) -> None:
+    """Make this worker process end when the bot process `parent` ends, however it ends (a
+    SIGKILL runs no cleanup, and a worker blocked on its task queue would wait forever,
+    holding the bot's output pipes and keeping multiprocessing's resource tracker alive).
+
+    On Linux the kernel sends SIGKILL when the parent dies (PR_SET_PDEATHSIG); everywhere a
+    watcher thread checks every second that the parent is still ours. A parent that died
+    before this ran is caught by the first check."""
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != parent:
+        os._exit(0)
+    threading.Thread(target=_watch_parent, args=(parent,), name="watch-parent",
+                     daemon=True).start()
+
+
+def _start_worker(nice: int, parent: int = 0) -> None:
+    """Initializer of each drawing process: die with the bot, lower its priority if asked,
+    then load every official board's layers, so that no reply pays for a cold board in a new
+    worker."""
     import engine
 
     # Ctrl-C reaches every process of the terminal's group: the bot shuts the workers down,
     # they must not each die with a KeyboardInterrupt traceback (see _QuietSpawnProcess)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if parent:
+        bind_to_parent(parent)
     if nice:
         with contextlib.suppress(OSError):  # not permitted: it then competes as an equal
             os.nice(nice)
@@ -107,7 +141,7 @@ class _QuietSpawnContext(multiprocessing.context.SpawnContext):
 
 def _process_pool(workers: int, nice: int) -> ProcessPoolExecutor:
     return ProcessPoolExecutor(max_workers=workers, mp_context=_QuietSpawnContext(),
-                               initializer=_start_worker, initargs=(nice,))
+                               initializer=_start_worker, initargs=(nice, os.getpid()))
 
 
 def _revive(pool: Executor) -> None:
@@ -120,11 +154,13 @@ def _revive(pool: Executor) -> None:
     pool.shutdown(wait=False)
 
 
-def stop_rendering() -> None:
-    """Release the worker processes at shutdown (threads need nothing)."""
+def stop_rendering(wait: bool = False) -> None:
+    """Release the worker processes at shutdown (threads need nothing): queued pictures are
+    dropped; with `wait`, return once every worker process has exited."""
+    _WANTED.clear()
     for pool in {_NOW, _AHEAD}:
         if isinstance(pool, ProcessPoolExecutor):
-            pool.shutdown(wait=False, cancel_futures=True)
+            pool.shutdown(wait=wait, cancel_futures=True)
 
 
 def _draw(name: str, state: Any, kwargs: dict[str, Any]) -> bytes:

@@ -22,7 +22,15 @@ from typing import Any
 import engine
 from bot import text
 from bot.clock import ClockConfig, ClockRules, Deadline, clock_of, format_duration, turn_rows
-from bot.store import ChannelBusy, GameRow, GameStatus, Seat, Store, VersionConflict
+from bot.store import (
+    ChannelBusy,
+    GameRow,
+    GameStatus,
+    Seat,
+    Store,
+    StoreUnavailable,
+    VersionConflict,
+)
 from engine import data as engine_data
 
 log = logging.getLogger(__name__)
@@ -252,6 +260,19 @@ def board_for(n_players: int) -> str:
 
 
 # -- the service ----------------------------------------------------------------------------
+
+
+def _private_lines(game: GameRow, events: list[dict[str, Any]]) -> dict[int, list[str]]:
+    """user id -> the lines of the events only that player may see (their coins)."""
+    names = {s.name: s.user_id for s in game.players}
+    private: dict[int, list[str]] = defaultdict(list)
+    for ev in events:
+        if not ev.get("private"):
+            continue
+        uid = names.get(ev.get("player", ""))
+        if uid:
+            private[uid].append(text.describe_private(ev))
+    return dict(private)
 
 
 class GameService:
@@ -516,6 +537,9 @@ class GameService:
                               "You will be pinged when it is yours.")
 
     def _parse(self, seat: Seat, action: Any) -> Any:
+        if not (hasattr(action, "model_dump") or isinstance(action, dict)):
+            raise RuleBroken("That is not an action I know. Try `/sw status` to see what you "
+                             "can do.", "invalid_action")
         obj = _dump(action)
         obj["player"] = seat.name
         try:
@@ -552,10 +576,18 @@ class GameService:
                 ends_turn=ends,
                 snapshot=engine.dump_state(new_state) if ends or finished else None,
                 status=GameStatus.FINISHED if finished else None,
+                # the coins DMs this action owes go out only once it is committed (and after
+                # a restart if the bot died first); at the end the totals are public anyway
+                dms=() if finished else list(_private_lines(loaded.game, events).items()),
             )
         except VersionConflict:
             self._cache.pop(loaded.game.channel_id, None)
             raise StaleVersion(STALE_MESSAGE) from None
+        except StoreUnavailable:
+            # nothing was written, or (a connection lost during COMMIT) it may have been:
+            # forget the cached state so the next command reads what the database holds
+            self._cache.pop(loaded.game.channel_id, None)
+            raise
         if finished:  # status and finished_at as the store wrote them
             game = await self.store.get_game(loaded.game.id)
             assert game is not None
@@ -579,23 +611,18 @@ class GameService:
         game, state = after.game, after.state
         names = {s.name: s.user_id for s in game.players}
         public = text.describe_events(engine.public_events(events))
-        private: dict[int, list[str]] = defaultdict(list)
+        private = _private_lines(game, events)
         scored: dict[int, dict[str, int]] = {}
         for ev in events:
-            if not ev.get("private"):
-                continue
             uid = names.get(ev.get("player", ""))
-            if not uid:
-                continue
-            private[uid].append(text.describe_private(ev))
-            if ev.get("type") == "scored":
+            if ev.get("private") and uid and ev.get("type") == "scored":
                 scored[uid] = {"income": int(ev.get("income", 0)), "coins": int(ev.get("coins", 0))}
         return Outcome(
             game=game,
             state=state,
             events=events,
             public=public,
-            private=dict(private),
+            private=private,
             turn_ended=_has(events, "turn_ended", "game_over"),
             turn_started=_has(events, "turn_started"),
             finished=bool(state.finished),
@@ -1357,6 +1384,22 @@ class GameService:
         # the finished part starts after the last end of a turn before `since`
         start = max((i + 1 for i in ends if events[i][0] < since), default=0)
         return text.describe_events(e for _, e in events[start:last + 1]), live
+
+    async def export_log(self, channel_id: int) -> dict[str, Any]:
+        """The public action log of the channel's game (running, or the last one played) as
+        the JSON document `python -m engine run` replays (bot.export)."""
+        from bot.export import NotExportable, export_game
+
+        async with self.lock(channel_id):
+            game = await self.store.open_game(channel_id)
+            if game is None or game.status is GameStatus.LOBBY:
+                game = await self.store.last_game(channel_id, started=True)
+            if game is None:
+                raise NoGameHere("There is no game in this channel. Start one with `/sw new`.")
+            try:
+                return await export_game(self.store, game.id)
+            except NotExportable as exc:
+                raise NotAllowed(str(exc)) from None
 
     async def final(self, channel_id: int) -> tuple[Loaded, dict[str, Any]]:
         """The channel's last started game with every coin total (for the end-of-game reveal)."""

@@ -6,10 +6,11 @@ import logging
 import os
 from pathlib import Path
 
-from pydantic import Field, SecretStr, field_validator
+from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from bot.clock import ClockRules, Duration
+from bot.store import dialect_of
 
 
 class Settings(BaseSettings):
@@ -48,6 +49,44 @@ class Settings(BaseSettings):
         return ClockRules(survivor_limit=float(self.clock_survivor_limit or 300),
                           away_after=self.clock_away_after, ai_delay=self.ai_turn_delay,
                           min_limit=int(self.clock_min_limit or 60))
+    shard_count: int | None = Field(None, ge=1)
+    shard_ids: str | None = None  # "0,1,2" or "0-3"; see shard_id_list()
+
+    def shard_id_list(self) -> list[int] | None:
+        """The shards this process runs (None: all of them)."""
+        if self.shard_ids is None:
+            return None
+        out: list[int] = []
+        for part in self.shard_ids.split(","):
+            part = part.strip()
+            if "-" in part:
+                lo, hi = (int(x) for x in part.split("-", 1))
+                out.extend(range(lo, hi + 1))
+            elif part:
+                out.append(int(part))
+        return out
+
+    @model_validator(mode="after")
+    def _shards_fit(self) -> Settings:
+        if self.shard_ids is not None:
+            try:
+                ids = self.shard_id_list() or []
+            except ValueError:
+                raise ValueError(f"SHARD_IDS must look like 0,1,2 or 0-3, got {self.shard_ids!r}"
+                                 ) from None
+            if self.shard_count is None:
+                raise ValueError("SHARD_IDS needs SHARD_COUNT (the total over all processes)")
+            bad = [i for i in ids if not 0 <= i < self.shard_count]
+            if not ids or bad or len(set(ids)) != len(ids):
+                raise ValueError(f"SHARD_IDS must be distinct numbers from 0 to "
+                                 f"{self.shard_count - 1}, got {self.shard_ids!r}")
+            if (len(ids) < self.shard_count
+                    and dialect_of(self.database_url) == "sqlite"):
+                raise ValueError(
+                    "SHARD_IDS splits the shards over several processes, but SQLite serves "
+                    "one process only: run every shard in one process (leave SHARD_IDS "
+                    "empty) or use PostgreSQL (DATABASE_URL=postgresql://...)")
+        return self
 
     @field_validator("discord_token")
     @classmethod
@@ -62,6 +101,8 @@ class Settings(BaseSettings):
         """Refuse a URL the store cannot open now, not after logging in to Discord."""
         from bot.store import database_path
 
+        if dialect_of(v) == "postgresql":
+            return v  # reachable or not is known only when connecting
         path = database_path(v)  # ValueError names the accepted forms
         if path != ":memory:":
             for parent in Path(path).expanduser().absolute().parents:
@@ -81,7 +122,7 @@ class Settings(BaseSettings):
 
     @field_validator(
         "mod_role_id", "dev_guild_id", "discord_api_base", "discord_gateway",
-        "smallworld_data_dir", "smallworld_render_cache",
+        "smallworld_data_dir", "smallworld_render_cache", "shard_count", "shard_ids",
         mode="before",
     )
     @classmethod

@@ -9,9 +9,12 @@ import discord
 from discord import app_commands
 
 from bot.service import ServiceError
+from bot.store import StoreUnavailable
 
 log = logging.getLogger(__name__)
 
+STORE_BUSY = ("The game database did not answer just now, so nothing was changed. Please try "
+              "again in a moment.")
 APOLOGY = ("Sorry, something went wrong on my side and nothing was changed by this command. "
            "Please try again; if it keeps happening, tell a moderator.")
 NO_MENTIONS = discord.AllowedMentions.none()
@@ -58,6 +61,9 @@ def refusal_text(error: BaseException) -> str | None:
     error = _unwrap(error)
     if isinstance(error, ServiceError):
         return error.message
+    if isinstance(error, StoreUnavailable):
+        log.warning("database unavailable: %s", error)
+        return STORE_BUSY
     if isinstance(error, NotModerator):
         return "Only moderators (Manage Server, or the moderator role) can do that."
     if isinstance(error, app_commands.NoPrivateMessage):

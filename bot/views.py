@@ -206,6 +206,8 @@ class ActionSelect(
             action = json.loads(self.item.values[0])
         except (IndexError, ValueError):
             action = {}
+        if not isinstance(action, dict):  # a menu value is always an action object
+            action = {}
         await flow.select_click(interaction, self.game_id, self.version, action)
 
 

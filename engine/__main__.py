@@ -1,7 +1,11 @@
-"""`python -m engine run SCENARIO.json < ACTIONS.jsonl`: the line protocol."""
+"""`python -m engine run SCENARIO.json < ACTIONS.jsonl`: the line protocol.
+
+SCENARIO.json may also be an exported game log ({"scenario": ..., "actions": [...]}, from
+the bot's `/sw log export`): its actions are applied first, then any lines on stdin."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import sys
 
@@ -12,7 +16,15 @@ from .errors import EngineError
 def run(scenario_path: str, lines, out) -> int:
     try:
         with open(scenario_path, encoding="utf-8-sig") as f:
-            state = load_scenario(json.load(f))
+            spec = json.load(f)
+        if isinstance(spec, dict) and "scenario" in spec and "actions" in spec:
+            # an exported game log (the bot's /sw log export): its actions come first
+            if not isinstance(spec["actions"], list):
+                raise ValueError("the log's actions must be a list of action objects")
+            logged = [json.dumps(a) for a in spec["actions"]]
+            lines = itertools.chain(logged, lines)
+            spec = spec["scenario"]
+        state = load_scenario(spec)
     except Exception as exc:  # a bad file or scenario is reported, never a traceback
         message = str(exc) if isinstance(exc, OSError | ValueError) else repr(exc)
         out.write(json.dumps({"ok": False, "error": {"code": "invalid_scenario",

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import io
+import json
 import logging
 from typing import Any
 
@@ -389,9 +391,20 @@ class Game(commands.Cog):
                    allowed_mentions=NO_MENTIONS)
 
     @sw.command(name="log", description="The last actions of the game here")
-    @app_commands.describe(count="How many actions (default 15)", public="Post it for everyone")
+    @app_commands.describe(count="How many actions (default 15)", public="Post it for everyone",
+                           export="The whole log as a JSON file `python -m engine run` replays")
     async def log_(self, interaction: discord.Interaction,
-                   count: app_commands.Range[int, 1, 50] = 15, public: bool = False) -> None:
+                   count: app_commands.Range[int, 1, 50] = 15, public: bool = False,
+                   export: bool = False) -> None:
+        if export:
+            doc = await self.service.export_log(_channel(interaction))
+            data = json.dumps(doc, indent=1).encode()
+            name = f"smallworld-game-{doc['game']}-log.json"
+            await send(interaction, f"The log of game #{doc['game']}: {len(doc['actions'])} "
+                       f"actions. Replay it with `python -m engine run {name}`.",
+                       file=discord.File(io.BytesIO(data), filename=name),
+                       ephemeral=not public, allowed_mentions=NO_MENTIONS)
+            return
         lines = await self.service.history(_channel(interaction), count)
         await send(interaction, flow._clip(lines, newest=True) or "No actions yet.",
                    ephemeral=not public, allowed_mentions=NO_MENTIONS)

@@ -1,11 +1,11 @@
-"""The turn clock: durations at the edge, deadlines in a real SQLite file (claimed once, kept
-across a reopen), and the one scheduler that sleeps until the earliest deadline."""
+"""The turn clock: durations at the edge, deadlines in a real SQLite file and a real PostgreSQL
+server (claimed once, also by two stores at the same time; kept across a reopen), and the one
+scheduler that sleeps until the earliest deadline."""
 
 from __future__ import annotations
 
 import asyncio
 import time
-from pathlib import Path
 
 import pytest
 
@@ -50,8 +50,9 @@ def test_settings_read_durations() -> None:
 
 
 @pytest.fixture
-async def store(tmp_path: Path):
-    s = await Store.open(str(tmp_path / "clock.db"))
+async def store(db_url: str):
+    """Every deadline test runs on SQLite and on PostgreSQL (bot.store owns the clock's SQL)."""
+    s = await Store.open(db_url)
     yield s
     await s.close()
 
@@ -80,9 +81,9 @@ async def test_deadlines_sync_keep_and_replace(store: Store) -> None:
     assert await store.deadlines(gid) == []
 
 
-async def test_claim_is_atomic_and_fires_once(store: Store, tmp_path: Path) -> None:
+async def test_claim_is_atomic_and_fires_once(store: Store, db_url: str) -> None:
     gid = await _game(store)
-    other = await Store.open(str(tmp_path / "clock.db"))  # a second process on the file
+    other = await Store.open(db_url)  # a second process on the same database
     try:
         await store.sync_deadlines(gid, turn_rows(gid, "ann", "k", ClockConfig(limit=60), 0.0))
         assert await store.next_deadline(300) == 30.0
@@ -107,8 +108,8 @@ async def test_claim_is_atomic_and_fires_once(store: Store, tmp_path: Path) -> N
         await other.close()
 
 
-async def test_deadlines_survive_a_reopen(tmp_path: Path) -> None:
-    path = str(tmp_path / "keep.db")
+async def test_deadlines_survive_a_reopen(db_url: str) -> None:
+    path = db_url
     s = await Store.open(path)
     gid = await _game(s)
     await s.sync_deadlines(gid, [Deadline(gid, "turn", "ann", "k", 123.0)])

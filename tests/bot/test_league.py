@@ -1,11 +1,10 @@
-"""bot.league on a real SQLite file: leagues and seasons, registration, league lobbies, recording
-a finished game exactly once, standings numbers by hand and OpenSkill ratings checked against
-the library folded by the test itself."""
+"""bot.league on a real SQLite file and a real PostgreSQL server: leagues and seasons,
+registration, league lobbies, recording a finished game exactly once, standings numbers by hand
+and OpenSkill ratings checked against the library folded by the test itself."""
 
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import pytest
 from openskill.models import PlackettLuce
@@ -43,8 +42,9 @@ ANN, BOB, CID, DAN, MOD = 1, 2, 3, 4, 500
 
 
 @pytest.fixture
-async def store(tmp_path: Path):
-    s = await Store.open(str(tmp_path / "league.db"))
+async def store(db_url: str):
+    """Every league test runs on SQLite and on PostgreSQL (bot.store owns all league SQL)."""
+    s = await Store.open(db_url)
     yield s
     await s.close()
 

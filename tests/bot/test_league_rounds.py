@@ -1,4 +1,5 @@
-"""bot.league rounds and disputes on a real SQLite file with the real GameService: tables and
+"""bot.league rounds and disputes on a real SQLite file and a real PostgreSQL server, with the
+real GameService: tables and
 lobbies, the start window, no-shows replaced by substitutes or AI seats, a kicked member
 recorded last, void / award / re-open with the audit log, organiser role, weekly summaries,
 and results stored before this version rated by OpenSkill after the migration."""
@@ -34,8 +35,9 @@ class Clock:
 
 
 @pytest.fixture
-async def store(tmp_path: Path):
-    s = await Store.open(str(tmp_path / "rounds.db"))
+async def store(db_url: str):
+    """Every test runs on SQLite and on PostgreSQL (bot.store owns the league SQL)."""
+    s = await Store.open(db_url)
     yield s
     await s.close()
 

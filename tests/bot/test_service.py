@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import random
 import re
-from pathlib import Path
 
 import pytest
 
@@ -31,8 +30,9 @@ ANN, BOB, CID, OUTSIDER, MOD = 1, 2, 3, 99, 500
 
 
 @pytest.fixture
-async def store(tmp_path: Path):
-    s = await Store.open(str(tmp_path / "svc.db"))
+async def store(db_url: str):
+    """The service runs on both stores: SQLite and a real PostgreSQL."""
+    s = await Store.open(db_url)
     yield s
     await s.close()
 
@@ -288,8 +288,8 @@ async def test_undo_stops_at_turn_start(service: GameService) -> None:
         await service.undo(CH, uid)
 
 
-async def test_restart_loads_the_same_game(tmp_path: Path) -> None:
-    db = str(tmp_path / "restart.db")
+async def test_restart_loads_the_same_game(db_url: str) -> None:
+    db = db_url
     store = await Store.open(db)
     service = GameService(store)
     out = await _started(service)

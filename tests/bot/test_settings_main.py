@@ -17,7 +17,7 @@ from bot.settings import Settings
 KEYS = ("DISCORD_TOKEN", "DATABASE_URL", "MOD_ROLE_ID", "DEV_GUILD_ID", "LOG_LEVEL",
         "DISCORD_API_BASE", "DISCORD_GATEWAY", "RENDER_PROCESSES", "SMALLWORLD_DATA_DIR",
         "SMALLWORLD_RENDER_CACHE", "AI_PROCESSES", "AI_TURN_DELAY", "CLOCK_SURVIVOR_LIMIT",
-        "CLOCK_AWAY_AFTER", "CLOCK_MIN_LIMIT")
+        "CLOCK_AWAY_AFTER", "CLOCK_MIN_LIMIT", "SHARD_COUNT", "SHARD_IDS")
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -128,3 +128,50 @@ def test_debug_logging_keeps_discord_bodies_out() -> None:
     finally:
         logging.getLogger("discord").setLevel(old)
         logging.getLogger().setLevel(logging.WARNING)
+
+
+def test_shards_in_one_process_with_sqlite(clean_env: Path,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    from bot.app import ShardedSmallWorldBot, SmallWorldBot, make_bot
+
+    monkeypatch.setenv("DISCORD_TOKEN", "t")
+    assert type(make_bot(Settings())) is SmallWorldBot
+    monkeypatch.setenv("SHARD_COUNT", "4")
+    s = Settings()
+    assert s.shard_count == 4 and s.shard_id_list() is None
+    bot = make_bot(s)
+    assert isinstance(bot, ShardedSmallWorldBot) and bot.shard_count == 4
+    monkeypatch.setenv("SHARD_IDS", "0-3")  # every shard here: fine with SQLite
+    assert Settings().shard_id_list() == [0, 1, 2, 3]
+
+
+def test_shards_split_over_processes_need_postgresql(
+        clean_env: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from bot.app import make_bot
+
+    monkeypatch.setenv("DISCORD_TOKEN", "t")
+    monkeypatch.setenv("SHARD_COUNT", "4")
+    monkeypatch.setenv("SHARD_IDS", "0,1")
+    with pytest.raises(ValidationError, match="SQLite serves one process only"):
+        Settings()
+    assert main([]) == 2  # one line, no traceback
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "SQLite serves one process only" in err
+    monkeypatch.setenv("DATABASE_URL", "postgresql://bot@db.example/sw")
+    s = Settings()
+    assert s.shard_id_list() == [0, 1]
+    bot = make_bot(s)
+    assert bot.shard_ids == [0, 1] and bot.shard_count == 4
+
+
+@pytest.mark.parametrize(("count", "ids"), [("", "0"), ("2", "2"), ("2", "0,0"), ("2", "a"),
+                                            ("2", "1-0")])
+def test_bad_shard_settings(clean_env: Path, monkeypatch: pytest.MonkeyPatch, count: str,
+                            ids: str) -> None:
+    monkeypatch.setenv("DISCORD_TOKEN", "t")
+    monkeypatch.setenv("DATABASE_URL", "postgresql://bot@db.example/sw")
+    monkeypatch.setenv("SHARD_COUNT", count)
+    monkeypatch.setenv("SHARD_IDS", ids)
+    with pytest.raises(ValidationError):
+        Settings()

@@ -54,7 +54,7 @@ def test_subcommands_can_be_added() -> None:
 
 
 @pytest.mark.parametrize(("url", "words"), [
-    ("postgres://user@localhost/sw", "must be sqlite:///path or a file path"),
+    ("mysql://user@localhost/sw", "must be sqlite:///path, a file path or postgresql://"),
     ("mysql://x", "must be sqlite:///path"),
     ("sqlite:///{file}/sub/games.db", "is a file, not a folder"),
 ])
@@ -75,7 +75,8 @@ def test_bad_database_url_is_refused_before_logging_in(tmp_path: Path, url: str,
 def test_good_database_urls_pass(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
     for url in ("sqlite:///games.db", f"sqlite:///{tmp_path}/new/dir/games.db", ":memory:",
-                str(tmp_path / "plain.db")):
+                str(tmp_path / "plain.db"), "postgresql://bot@db.example/sw",
+                "postgres://bot:secret@127.0.0.1:5432/sw"):
         assert Settings(discord_token="x", database_url=url).database_url == url
 
 

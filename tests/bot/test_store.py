@@ -1,4 +1,5 @@
-"""bot.store against a real SQLite file: migrations, the log, snapshots, undo, durability."""
+"""bot.store against a real SQLite file and a real PostgreSQL server (the `store` fixture runs
+each test on both): migrations, the log, snapshots, undo, durability, the version check."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from bot.store import (
+    TABLES,
     ChannelBusy,
     GameStatus,
     Seat,
@@ -18,13 +20,21 @@ from bot.store import (
     VersionConflict,
     _migrations,
     database_path,
+    dialect_of,
 )
 
 SEATS = (Seat(11, "ann"), Seat(22, "bob"))
 
 
 @pytest.fixture
-async def store(tmp_path: Path):
+async def store(db_url: str):
+    s = await Store.open(db_url)
+    yield s
+    await s.close()
+
+
+@pytest.fixture
+async def sqlite_store(tmp_path: Path):
     s = await Store.open(f"sqlite:///{tmp_path / 'sw.db'}")
     yield s
     await s.close()
@@ -58,7 +68,46 @@ def test_database_path(url: str, path: str) -> None:
 
 def test_database_path_rejects_other_schemes() -> None:
     with pytest.raises(ValueError, match="sqlite"):
-        database_path("postgres://localhost/sw")
+        database_path("mysql://localhost/sw")
+
+
+@pytest.mark.parametrize(
+    ("url", "dialect"),
+    [("postgresql://u@h/db", "postgresql"), ("postgres://h/db", "postgresql"),
+     ("postgresql+asyncpg://h/db", "postgresql"), ("sqlite:///x.db", "sqlite"),
+     ("x.db", "sqlite"), (":memory:", "sqlite")],
+)
+def test_dialect_of(url: str, dialect: str) -> None:
+    assert dialect_of(url) == dialect
+
+
+def test_both_dialects_have_the_same_numbered_migrations() -> None:
+    lite = [(n, name) for n, name, _ in _migrations("sqlite")]
+    pg = [(n, name) for n, name, _ in _migrations("postgresql")]
+    assert lite == pg, "every migration needs a bot/migrations/postgresql/ twin of that name"
+
+
+async def test_both_dialects_have_the_same_columns(tmp_path: Path, pg_url: str) -> None:
+    lite = await Store.open(str(tmp_path / "c.db"))
+    pg = await Store.open(pg_url)
+    try:
+        for table in TABLES:
+            assert await lite.columns(table) == await pg.columns(table), table
+    finally:
+        await lite.close()
+        await pg.close()
+
+
+async def test_migrations_applied_once_everywhere(db_url: str) -> None:
+    n_migrations = len(_migrations())
+    s = await Store.open(db_url)
+    assert await s.schema_version() == n_migrations
+    assert await s.migrate() == []
+    await s.close()
+    s = await Store.open(db_url)
+    rows = await s.fetchall("SELECT version FROM schema_version ORDER BY version")
+    await s.close()
+    assert [r[0] for r in rows] == list(range(1, n_migrations + 1))
 
 
 async def test_migrations_applied_once_and_tracked(tmp_path: Path) -> None:
@@ -80,9 +129,9 @@ async def test_migrations_applied_once_and_tracked(tmp_path: Path) -> None:
     assert [r[0] for r in rows] == list(range(1, n_migrations + 1))
 
 
-async def test_wal_mode(store: Store, tmp_path: Path) -> None:
-    assert await store.journal_mode() == "wal"
-    await _active_game(store)
+async def test_wal_mode(sqlite_store: Store, tmp_path: Path) -> None:
+    assert await sqlite_store.journal_mode() == "wal"
+    await _active_game(sqlite_store)
     assert (tmp_path / "sw.db-wal").exists()
 
 
@@ -208,9 +257,9 @@ async def test_games_with_user(store: Store) -> None:
     assert await store.games_with(99) == []
 
 
-async def test_committed_action_survives_a_crash(tmp_path: Path) -> None:
+async def test_committed_action_survives_a_crash(db_url: str) -> None:
     """A process that appends and dies without closing loses nothing it committed."""
-    db = tmp_path / "crash.db"
+    db = db_url
     s = await Store.open(str(db))
     gid = await _active_game(s)
     await s.close()
@@ -247,3 +296,52 @@ async def test_visible_to_a_second_connection_before_close(tmp_path: Path) -> No
     con.close()
     await s.close()
     assert [r[0] for r in rows] == [1]
+
+
+async def test_concurrent_appends_from_two_connections_apply_once(db_url: str) -> None:
+    """Two stores (two processes' worth of connections) race to append the same version:
+    exactly one wins, the other is refused and writes nothing."""
+    import asyncio
+
+    a = await Store.open(db_url)
+    b = await Store.open(db_url)
+    try:
+        gid = await _active_game(a)
+        for seq in range(1, 21):
+            results = await asyncio.gather(
+                a.append(gid, seq, _act(seq), actor_id=11, player="ann", snapshot={"a": seq}),
+                b.append(gid, seq, _act(-seq), actor_id=22, player="bob", snapshot={"b": seq}),
+                return_exceptions=True,
+            )
+            refused = [r for r in results if isinstance(r, VersionConflict)]
+            assert len(refused) == 1 and results.count(None) == 1, results
+            winner = {"a": 0, "b": 1}["a" if results[0] is None else "b"]
+            snap = await a.snapshot(gid, seq)
+            assert snap == ({"a": seq} if winner == 0 else {"b": seq})
+        actions = await a.actions(gid)
+        assert [x.seq for x in actions] == list(range(1, 21))
+        assert (await b.get_game(gid)).version == 20
+    finally:
+        await a.close()
+        await b.close()
+
+
+async def test_league_game_and_its_season_tag_are_one_transaction(store: Store) -> None:
+    lg = await store.create_league(1, "Friday", 9)
+    season = await store.start_season(lg.id, "S1", 9)
+    g = await store.create_game(guild_id=1, channel_id=50, seed=1, season_id=season.id)
+    assert await store.season_of_game(g.id) == (lg, season)
+    with pytest.raises(ChannelBusy):  # refused: neither the game nor a tag is written
+        await store.create_game(guild_id=1, channel_id=50, seed=2, season_id=season.id)
+    assert await store.count_rows("games") == 1
+    assert await store.count_rows("league_games") == 1
+
+
+async def test_final_ranking_from_the_last_event_or_snapshot(store: Store) -> None:
+    gid = await _active_game(store)
+    assert await store.final_ranking(gid) is None
+    ranking = [{"player": "ann", "rank": 1, "total": 30}]
+    await store.append(gid, 1, _act(1), actor_id=11, player="ann",
+                       events=[{"type": "game_over", "ranking": ranking}],
+                       status=GameStatus.FINISHED)
+    assert await store.final_ranking(gid) == ranking

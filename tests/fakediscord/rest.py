@@ -402,7 +402,17 @@ class RestMixin:
             if recipient in self.closed_dms:
                 raise DiscordAPIError(403, 50007, "Cannot send messages to this user")
         body, files = await self._read_body(request)
+        # like Discord: with enforce_nonce, a second message with the same nonce from the same
+        # author in the channel returns the first one instead of posting again
+        nonces: dict[tuple[str, str], str] = self.__dict__.setdefault("_sent_nonces", {})
+        key = (cid, str(body.get("nonce")))
+        if body.get("enforce_nonce") and body.get("nonce") is not None:
+            earlier = self.messages.get(nonces.get(key, ""))
+            if earlier is not None:
+                return _json(earlier.to_payload())
         msg = self._new_message(channel, body, files, source="channel")
+        if body.get("enforce_nonce") and body.get("nonce") is not None:
+            nonces[key] = msg.id
         return _json(msg.to_payload())
 
     async def _r_history(self, request: web.Request, cid: str) -> web.Response:

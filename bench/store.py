@@ -1,0 +1,239 @@
+"""Store figures: how long persisting one action takes, and what start-up costs with many
+stored games.
+
+python bench/store.py [--actions 400] [--games 10000] [--db sqlite postgresql]
+
+1. persist: one real game's actions (their events, and a snapshot at each turn boundary,
+   exactly as the service writes them) appended through Store.append; median and p99 per
+   action, against the floor of an empty transaction (BEGIN; COMMIT) on the same store.
+   PostgreSQL runs on a throwaway server this script starts (fsync off: the figure is the
+   store's own cost, not the disk's).
+2. start-up: `python -m bot` against the fake Discord with an empty database and with
+   --games stored games (10 actions and 2 snapshots each, most finished, 1 in 10 active);
+   seconds from process start to the gateway session being ready, and the bot process's
+   RSS then (picture workers are separate processes, not counted). Targets: persist median
+   <= 2 ms SQLite, <= 5 ms PostgreSQL; start-up <= 2 s and <= 150 MB with 10 000 games.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+for extra in (ROOT, ROOT / "tests"):
+    if str(extra) not in sys.path:
+        sys.path.insert(0, str(extra))
+
+from fakediscord import FakeDiscord  # noqa: E402
+
+import engine  # noqa: E402
+from bot.service import GameService  # noqa: E402
+from bot.store import Store, now  # noqa: E402
+
+
+async def _recorded_game(n_actions: int) -> list[dict[str, Any]]:
+    """A real game's appends (what Store.append receives), by playing one in memory."""
+    store = await Store.open(":memory:")
+    service = GameService(store, rng=random.Random(1))
+    await service.open_lobby(guild_id=1, channel_id=1, user_id=1, name="ann", seed=9)
+    await service.join(1, 2, "bob")
+    await service.join(1, 3, "cid")
+    await service.start(1, 1)
+    rng = random.Random(2)
+    while True:
+        loaded = await service.view(1)
+        if loaded.version >= n_actions:
+            break
+        legal = [a.model_dump(mode="json") for a in engine.legal_actions(loaded.state)]
+        busy = [a for a in legal if a["do"] in ("conquer", "pick", "deploy")]
+        action = rng.choice(busy if busy and rng.random() < 0.7 else legal)
+        out = await service.act(1, loaded.game.seat_named(loaded.state.actor).user_id, action)
+        if out.finished:
+            break
+    game = await store.open_game(1) or await store.last_game(1)
+    snaps = set(await store.snapshot_seqs(game.id))
+    out = []
+    for row in await store.actions(game.id):
+        out.append(dict(action=row.action, actor_id=row.actor_id, player=row.player,
+                        events=row.events, reveals=row.reveals, ends_turn=row.ends_turn,
+                        snapshot=await store.snapshot(game.id, row.seq) if row.seq in snaps
+                        else None))
+    start = await store.snapshot(game.id, 0)
+    await store.close()
+    return [start, *out]
+
+
+def _ms(values: list[float]) -> str:
+    v = sorted(x * 1000 for x in values)
+    p99 = v[min(len(v) - 1, int(len(v) * 0.99))]
+    return f"median {statistics.median(v):6.2f} ms  p99 {p99:6.2f} ms  (n={len(v)})"
+
+
+async def persist(url: str, recorded: list[dict[str, Any]], rounds: int) -> tuple[list, list]:
+    from bot.store import Seat
+
+    store = await Store.open(url)
+    try:
+        start, *appends = recorded
+        times, floor = [], []
+        for r in range(rounds):
+            seats = [Seat(1, "ann"), Seat(2, "bob"), Seat(3, "cid")]
+            g = await store.create_game(guild_id=1, channel_id=10_000 + r, seed=1, players=seats)
+            await store.start_game(g.id, board="official-3p", players=seats, state=start)
+            for seq, a in enumerate(appends, 1):
+                t = time.perf_counter()
+                await store.append(g.id, seq, a["action"], actor_id=a["actor_id"],
+                                   player=a["player"], events=a["events"], reveals=a["reveals"],
+                                   ends_turn=a["ends_turn"], snapshot=a["snapshot"])
+                times.append(time.perf_counter() - t)
+                t = time.perf_counter()
+                async with store.transaction():
+                    pass
+                floor.append(time.perf_counter() - t)
+        return times, floor
+    finally:
+        await store.close()
+
+
+async def fill(url: str, games: int, recorded: list[dict[str, Any]]) -> None:
+    """`games` stored games through the store's bulk load (10 actions, 2 snapshots each)."""
+    start, *appends = recorded
+    appends = appends[:10]
+    t = now()
+    players = json.dumps([{"id": 1, "name": "ann"}, {"id": 2, "name": "bob"},
+                          {"id": 3, "name": "cid"}], separators=(",", ":"))
+    start_json = json.dumps(start, separators=(",", ":"), sort_keys=True)
+    g_rows, a_rows, s_rows = [], [], []
+    for gid in range(1, games + 1):
+        active = gid % 10 == 0
+        g_rows.append((gid, 1, 100 + gid, "active" if active else "finished", "official-3p",
+                       gid, players, "{}", 1, len(appends), t, t, t, None if active else t))
+        for seq, a in enumerate(appends, 1):
+            a_rows.append((gid, seq, json.dumps(a["action"]), a["actor_id"], a["player"],
+                           json.dumps(a["events"]), int(a["reveals"]), int(a["ends_turn"]), t))
+        s_rows.append((gid, 0, start_json, t))
+        s_rows.append((gid, len(appends), start_json, t))
+    store = await Store.open(url)
+    try:
+        cols = {t: await store.columns(t) for t in ("games", "actions", "snapshots")}
+        await store.load_tables({
+            "games": (cols["games"], [_order(cols["games"], r, "games") for r in g_rows]),
+            "actions": (cols["actions"], [_order(cols["actions"], r, "actions") for r in a_rows]),
+            "snapshots": (cols["snapshots"], [_order(cols["snapshots"], r, "snapshots")
+                                              for r in s_rows]),
+        })
+    finally:
+        await store.close()
+
+
+_NAMES = {
+    "games": ("id", "guild_id", "channel_id", "status", "board", "seed", "players", "options",
+              "opener_id", "version", "created_at", "updated_at", "started_at", "finished_at"),
+    "actions": ("game_id", "seq", "action", "actor_id", "player", "events", "reveals",
+                "ends_turn", "created_at"),
+    "snapshots": ("game_id", "seq", "state", "created_at"),
+}
+
+
+def _order(cols: list[str], row: tuple, table: str) -> tuple:
+    by = dict(zip(_NAMES[table], row, strict=True))
+    return tuple(by[c] for c in cols)
+
+
+def _rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+async def startup(url: str, workdir: Path) -> tuple[float, float]:
+    fake = FakeDiscord()
+    fake.strict = False
+    await fake.start()
+    env = {**os.environ, "DISCORD_TOKEN": fake.token, "DATABASE_URL": url,
+           "DISCORD_API_BASE": fake.api_base, "DISCORD_GATEWAY": fake.gateway_url,
+           "LOG_LEVEL": "WARNING", "RENDER_PROCESSES": "1"}
+    t0 = time.perf_counter()
+    proc = subprocess.Popen([sys.executable, "-m", "bot"], cwd=workdir, env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        await fake.wait_until(lambda: proc.poll() is not None
+                              or any(s.ready for s in fake.sessions), timeout=120,
+                              what="the bot to connect")
+        ready = time.perf_counter() - t0
+        await asyncio.sleep(1.0)  # on_ready work (owed DMs) done
+        rss = _rss_mb(proc.pid)
+    finally:
+        proc.terminate()
+        await asyncio.to_thread(proc.wait, 60)
+        await fake.stop()
+    return ready, rss
+
+
+async def main_async(args: argparse.Namespace) -> int:
+    recorded = await _recorded_game(args.actions)
+    print(f"store bench: one recorded 3-player game, {len(recorded) - 1} actions, "
+          f"{sum(1 for a in recorded[1:] if a['snapshot'])} snapshots (machine shared)")
+    server = None
+    urls: dict[str, str] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        urls["sqlite"] = f"sqlite:///{tmp / 'persist.db'}"
+        if "postgresql" in args.db:
+            from pgserver import TempPostgres
+
+            server = TempPostgres().start()
+            urls["postgresql"] = await server.create_database("persist")
+        try:
+            for dialect in args.db:
+                times, floor = await persist(urls[dialect], recorded, args.rounds)
+                target = 2.0 if dialect == "sqlite" else 5.0
+                med = statistics.median(times) * 1000
+                print(f"  persist one action, {dialect:10s} {_ms(times)}; empty transaction "
+                      f"{statistics.median(floor) * 1000:.2f} ms; target <= {target} ms: "
+                      f"{'met' if med <= target else 'MISSED'}")
+            if args.games:
+                empty = f"sqlite:///{tmp / 'empty.db'}"
+                full = f"sqlite:///{tmp / 'full.db'}"
+                await (await Store.open(empty)).close()
+                t = time.perf_counter()
+                await fill(full, args.games, recorded)
+                size = (tmp / "full.db").stat().st_size / 2**20
+                print(f"  filled {args.games} games ({size:.0f} MB) in "
+                      f"{time.perf_counter() - t:.1f} s")
+                e_ready, e_rss = await startup(empty, tmp)
+                f_ready, f_rss = await startup(full, tmp)
+                ok = f_ready <= 2.0 and f_rss <= 150
+                print(f"  start-up to gateway ready: empty db {e_ready:.2f} s, {e_rss:.0f} MB;"
+                      f" {args.games} games {f_ready:.2f} s, {f_rss:.0f} MB RSS (bot process);"
+                      f" target <= 2 s and <= 150 MB: {'met' if ok else 'MISSED'}")
+        finally:
+            if server is not None:
+                server.stop()
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--actions", type=int, default=400, help="actions of the recorded game")
+    parser.add_argument("--rounds", type=int, default=2, help="times the game is persisted")
+    parser.add_argument("--games", type=int, default=10_000)
+    parser.add_argument("--db", nargs="+", choices=("sqlite", "postgresql"),
+                        default=["sqlite", "postgresql"])
+    return asyncio.run(main_async(parser.parse_args(argv)))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
