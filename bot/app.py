@@ -17,6 +17,7 @@ from bot.clock import Scheduler
 from bot.service import GameService
 from bot.settings import Settings
 from bot.store import Store
+from bot.translator import CatalogTranslator
 from bot.ui import report_error
 
 log = logging.getLogger(__name__)
@@ -66,6 +67,7 @@ class SmallWorldBot(commands.Bot):
         log.info("store open at %s", self.store.path)
         for ext in EXTENSIONS:
             await self.load_extension(ext)
+        await self.tree.set_translator(CatalogTranslator())
         await self.sync_commands()
         self._warmup = asyncio.create_task(self._warm_pictures(), name="warm-render")
         self._clock = asyncio.create_task(self._start_clock(), name="start-clock")

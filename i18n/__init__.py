@@ -89,6 +89,17 @@ def notes(lang: str) -> dict:
     return raw.get("_notes", {})
 
 
+@cache
+def commands(lang: str) -> dict:
+    """Slash-command names and descriptions of one language, keyed by the English text
+    ({"names": {...}, "descriptions": {...}}; empty for English and unknown languages)."""
+    path = CATALOG_DIR.parent / "commands" / f"{normalize(lang)}.json"
+    if normalize(lang) == DEFAULT or not path.exists():
+        return {"names": {}, "descriptions": {}}
+    raw = json.loads(path.read_text(encoding="utf-8"))
+    return {"names": raw.get("names", {}), "descriptions": raw.get("descriptions", {})}
+
+
 def has(key: str, lang: str = DEFAULT) -> bool:
     return key in catalog(normalize(lang)) or key in catalog(DEFAULT)
 
@@ -233,6 +244,6 @@ def plural_categories_used(message: str) -> list[frozenset[str]]:
 
 __all__ = [
     "CATALOG_DIR", "DEFAULT", "DISCORD_LOCALES", "LANGUAGES", "PLURAL_CATEGORIES",
-    "catalog", "format_message", "has", "name", "normalize", "notes", "placeholders",
+    "catalog", "commands", "format_message", "has", "name", "normalize", "notes", "placeholders",
     "plural_categories_used", "plural_category", "t", "template",
 ]
