@@ -14,6 +14,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.clock import Scheduler
+from bot.language import Languages
 from bot.service import GameService
 from bot.settings import Settings
 from bot.store import Store
@@ -64,6 +65,7 @@ class SmallWorldBot(commands.Bot):
     async def setup_hook(self) -> None:
         self.store = await Store.open(self.settings.database_url)
         self.service = GameService(self.store, clock=self.settings.clock_rules())
+        self.languages = Languages(self.store)
         log.info("store open at %s", self.store.path)
         for ext in EXTENSIONS:
             await self.load_extension(ext)

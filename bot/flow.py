@@ -21,6 +21,7 @@ import discord
 
 import engine
 from bot import text
+from bot.language import of_game
 from bot.pictures import draw_ahead, final_file, map_file, row_file
 from bot.service import GameService, LobbyError, Outcome, Panel, ServiceError, StaleVersion
 from bot.store import GameRow, GameStatus
@@ -294,7 +295,8 @@ async def show_map(interaction: discord.Interaction, *, ephemeral: bool = False)
     loaded = await service_of(interaction).last_view(interaction.channel_id or 0)
     await interaction.response.defer(ephemeral=ephemeral, thinking=True)
     obs = engine.observe(loaded.state, None)
-    picture = await map_file(loaded.state, description=text.map_alt(obs))
+    picture = await map_file(loaded.state, description=text.map_alt(obs),
+                             lang=of_game(loaded.game))
     caption = f"Game #{loaded.game.id} — round {obs.get('round', '?')}."
     if picture is None:
         caption += " (The map picture is not available right now.)"
@@ -374,7 +376,7 @@ async def _update_panel(interaction: discord.Interaction, outcome: Outcome,
                    allowed_mentions=NO_MENTIONS)
         return message_id
     _shown[game.id] = outcome.stamp
-    _, live = await service.turn_story(game.id)
+    _, live = await service.turn_story(game.id, lang=of_game(game))
     live += outcome.headline  # e.g. "ann took back: ..." until the next action
     content = _compose(summary, live, panel_prompt(panel) if panel else "")
     view = turn_view(panel) if panel is not None else None
@@ -417,11 +419,12 @@ async def _pictures(interaction: discord.Interaction, outcome: Outcome,
     """The map (and the combo row when the next player must pick), with their alt text;
     an interaction not yet answered is deferred if they take long."""
     obs = engine.observe(outcome.state, None)
+    lang = of_game(outcome.game)
     tasks = [asyncio.ensure_future(map_file(outcome.state, outcome.highlight,
-                                            description=text.map_alt(obs)))]
+                                            description=text.map_alt(obs), lang=lang))]
     if panel is not None and panel.picks:
         tasks.append(asyncio.ensure_future(row_file(outcome.state,
-                                                    description=text.row_alt(obs))))
+                                                    description=text.row_alt(obs), lang=lang)))
     try:
         _, pending = await asyncio.wait(tasks, timeout=DEFER_AFTER)
         if pending and not interaction.response.is_done():
@@ -440,22 +443,25 @@ async def _post_turn(interaction: discord.Interaction, outcome: Outcome,
     service = service_of(interaction)
     game = outcome.game
     obs = engine.observe(outcome.state, None)
+    lang = of_game(game)
     # pictures are drawn in a worker while the text is worked out here
     map_task = asyncio.ensure_future(map_file(
         outcome.state, outcome.highlight or _highlight(outcome.events),
-        description=text.map_alt(obs)))
+        description=text.map_alt(obs), lang=lang))
     final_task = (asyncio.ensure_future(final_file(
         outcome.state, description=text.final_alt(
-            engine.observe(outcome.state, None, reveal_all=True))))
+            engine.observe(outcome.state, None, reveal_all=True)), lang=lang))
         if outcome.finished else None)
-    row_task = (asyncio.ensure_future(row_file(outcome.state, description=text.row_alt(obs)))
+    row_task = (asyncio.ensure_future(row_file(outcome.state, description=text.row_alt(obs),
+                                               lang=lang))
                 if panel is not None and panel.picks else None)
     try:
         finished, live = ([], [])
         if outcome.first_seq or outcome.finished:
-            finished, live = await service.turn_story(game.id, outcome.first_seq)
+            finished, live = await service.turn_story(game.id, outcome.first_seq,
+                                                      lang=of_game(game))
         elif outcome.version:
-            _, live = await service.turn_story(game.id)
+            _, live = await service.turn_story(game.id, lang=of_game(game))
         summary_lines = [*outcome.headline, *finished]
         if outcome.finished:
             truth = engine.observe(outcome.state, None, reveal_all=True)
@@ -542,7 +548,15 @@ async def deliver_private(interaction: discord.Interaction, outcome: Outcome) ->
 async def _dm_lines(client: discord.Client, outcome: Outcome,
                     interaction: discord.Interaction | None) -> None:
     channel = f"<#{outcome.game.channel_id}>"
+    languages = getattr(client, "languages", None)
+    names = {s.user_id: s.name for s in outcome.game.players}
     for user_id, lines in outcome.private.items():
+        mine = [e for e in outcome.events
+                if e.get("private") and e.get("player") == names.get(user_id)]
+        if languages is not None and mine:  # worded again in the player's own language
+            lang = await languages.for_user(user_id, fallback=of_game(outcome.game),
+                                            guild_id=outcome.game.guild_id)
+            lines = [text.describe_private(e, lang) for e in mine]
         body = f"Small World game #{outcome.game.id} in {channel}:\n" + "\n".join(lines)
         try:
             user = client.get_user(user_id) or await client.fetch_user(user_id)

@@ -22,6 +22,7 @@ from typing import Any
 import engine
 from bot import text
 from bot.clock import ClockConfig, ClockRules, Deadline, clock_of, format_duration, turn_rows
+from bot.language import of_game
 from bot.store import ChannelBusy, GameRow, GameStatus, Seat, Store, VersionConflict
 from engine import data as engine_data
 
@@ -82,9 +83,11 @@ class RuleBroken(ServiceError):
 
     code = "rule"
 
-    def __init__(self, message: str, rule_code: str) -> None:
+    def __init__(self, message: str, rule_code: str, key: str | None = None,
+                 params: dict[str, Any] | None = None) -> None:
         super().__init__(message)
         self.rule_code = rule_code
+        self.key, self.params = key, dict(params or {})  # the engine's sentence, as data
 
 
 STALE_MESSAGE = "This board is out of date: the game has moved on. Use `/sw status` for the current one."
@@ -527,7 +530,7 @@ class GameService:
         try:
             return engine.apply(state, action)
         except engine.RulesViolation as exc:
-            raise RuleBroken(text.violation(exc.message), exc.code) from None
+            raise RuleBroken(text.violation(exc.message), exc.code, exc.key, exc.params) from None
         except engine.InvalidAction as exc:
             raise RuleBroken(text.violation(exc.message), exc.code) from None
 
@@ -578,7 +581,8 @@ class GameService:
     def _outcome(self, after: Loaded, events: list[dict[str, Any]], by: int | None) -> Outcome:
         game, state = after.game, after.state
         names = {s.name: s.user_id for s in game.players}
-        public = text.describe_events(engine.public_events(events))
+        lang = of_game(game)
+        public = text.describe_events(engine.public_events(events), lang)
         private: dict[int, list[str]] = defaultdict(list)
         scored: dict[int, dict[str, int]] = {}
         for ev in events:
@@ -587,7 +591,7 @@ class GameService:
             uid = names.get(ev.get("player", ""))
             if not uid:
                 continue
-            private[uid].append(text.describe_private(ev))
+            private[uid].append(text.describe_private(ev, lang))
             if ev.get("type") == "scored":
                 scored[uid] = {"income": int(ev.get("income", 0)), "coins": int(ev.get("coins", 0))}
         return Outcome(
@@ -1333,11 +1337,12 @@ class GameService:
             rows = await self.store.recent_actions(game.id, limit)
         lines = []
         for row in rows:
-            summary = text.describe_events(engine.public_events(row.events))
+            summary = text.describe_events(engine.public_events(row.events), of_game(game))
             lines.append(text.log_line(row.seq, row.action, summary))
         return lines
 
-    async def turn_story(self, game_id: int, since: int = 0) -> tuple[list[str], list[str]]:
+    async def turn_story(self, game_id: int, since: int = 0,
+                         lang: str = "en") -> tuple[list[str], list[str]]:
         """Public lines for the channel's living message: (finished, live).
 
         `finished` tells the turns that ended in actions `since`.. (empty when none did), up
@@ -1349,14 +1354,14 @@ class GameService:
         ends = [i for i, (_, e) in enumerate(events) if e.get("type") in ("turn_ended",
                                                                          "game_over")]
         if not ends:
-            return [], text.describe_events(e for _, e in events)
+            return [], text.describe_events((e for _, e in events), lang)
         last = ends[-1]
-        live = text.describe_events(e for _, e in events[last + 1:])
+        live = text.describe_events((e for _, e in events[last + 1:]), lang)
         if since <= 0 or events[last][0] < since:
             return [], live
         # the finished part starts after the last end of a turn before `since`
         start = max((i + 1 for i in ends if events[i][0] < since), default=0)
-        return text.describe_events(e for _, e in events[start:last + 1]), live
+        return text.describe_events((e for _, e in events[start:last + 1]), lang), live
 
     async def final(self, channel_id: int) -> tuple[Loaded, dict[str, Any]]:
         """The channel's last started game with every coin total (for the end-of-game reveal)."""

@@ -1001,3 +1001,29 @@ class Store:
             "SELECT l.id, l.guild_id, l.name, s.summary_channel, s.summary_at FROM leagues l"
             " JOIN league_settings s ON s.league_id = l.id WHERE s.summary_channel IS NOT NULL"
             " ORDER BY l.id")]
+
+    # -- language settings (i18n) ---------------------------------------------------------
+
+    async def language(self, scope: str, target_id: int) -> str | None:
+        """The language set for a user or a guild (scope "user" / "guild"), None if unset."""
+        row = await self.fetchone(
+            "SELECT language FROM language_settings WHERE scope = ? AND target_id = ?",
+            (scope, target_id),
+        )
+        return None if row is None else str(row[0])
+
+    async def set_language(self, scope: str, target_id: int, language: str | None) -> None:
+        """Set (or with None clear) the language of a user or a guild."""
+        async with self.transaction() as conn:
+            if language is None:
+                await conn.execute(
+                    "DELETE FROM language_settings WHERE scope = ? AND target_id = ?",
+                    (scope, target_id),
+                )
+            else:
+                await conn.execute(
+                    "INSERT INTO language_settings (scope, target_id, language) VALUES (?, ?, ?)"
+                    f" ON CONFLICT (scope, target_id) DO UPDATE SET language = excluded.language,"
+                    f" updated_at = {_NOW}",
+                    (scope, target_id, language),
+                )

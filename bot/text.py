@@ -10,6 +10,9 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from bot import sentences
+from engine.events import EVENT_KINDS
+
 PRIVATE_WORDS = ("coin", "income", "score")
 VERBS = ("pick", "abandon", "conquer", "reinforce", "roll", "decline", "deploy", "move",
          "enchant", "dragon", "place", "ally", "end")
@@ -147,109 +150,36 @@ def _piece(name: Any) -> str:
     return str(name).replace("_", " ")
 
 
-def describe_event(ev: dict[str, Any]) -> str | None:
-    """One public sentence for one public event (None: not worth a line)."""
+def describe_event(ev: dict[str, Any], lang: str = "en") -> str | None:
+    """One public sentence for one public event (None: not worth a line), in `lang`.
+
+    Every engine event kind has a catalog sentence (bot.sentences); an event of a kind the
+    engine does not emit gets a neutral line without coin fields rather than a crash."""
     t = ev.get("type")
-    p = f"**{ev.get('player', '?')}**"
-    match t:
-        case "picked":
-            n = ev.get("tokens")
-            tokens = f" ({_plural(n, 'token')})" if isinstance(n, int) else ""
-            return f"{p} picks the {ev.get('power', '?')} {ev.get('race', '?')}{tokens}."
-        case "conquered":
-            return _conquered(ev, p)
-        case "rolled":
-            why = ev.get("for")
-            return f"{p} rolls the die{f' for {why}' if why else ''}: **{ev.get('value')}**."
-        case "reinforce_failed":
-            return (f"{p}'s final conquest of region {ev.get('region')} fails "
-                    f"(needed {ev.get('needed')}, had {ev.get('had')} + {ev.get('rolled')}).")
-        case "declined":
-            return f"{p}'s {ev.get('power', '')} {ev.get('race', 'race')} go into decline."
-        case "abandoned":
-            forced = " (no token left for it)" if ev.get("forced") else ""
-            return f"{p} abandons region {ev.get('region')}{forced}."
-        case "deployed":
-            what = "surviving token" if ev.get("survivors") else "token"
-            return f"{p} puts {_plural(ev.get('count', 0), what)} on region {ev.get('region')}."
-        case "moved":
-            return f"{p} moves {_plural(ev.get('count', 0), 'token')} from region " \
-                   f"{ev.get('from')} to region {ev.get('to')}."
-        case "placed":
-            return f"{p} places the {_piece(ev.get('piece'))} on region {ev.get('region')}."
-        case "allied":
-            return f"{p} makes peace with **{ev.get('target')}** until their next turn."
-        case "bonus_tokens":
-            return f"{p}'s {ev.get('race')} gain {_plural(ev.get('tokens', 0), 'token')}."
-        case "reserve":
-            return f"{p}'s {ev.get('race')} keep {_plural(ev.get('tokens', 0), 'token')} " \
-                   "in reserve."
-        case "vanished":
-            return f"The {ev.get('race')} have left the map."
-        case "must_place":
-            if "tokens" in ev:
-                return f"{p} must place {_plural(ev.get('tokens', 0), 'surviving token')}."
-            return f"{p} must re-place {_plural(ev.get('encampments', 0), 'encampment')}."
-        case "scored":
-            return f"{p} scores (coins are sent privately)."
-        case "turn_ended":
-            return f"{p}'s turn ends."
-        case "turn_started":
-            return None
-        case "round_started":
-            return f"— Round {ev.get('round')} begins —"
-        case "survivors_done" | "drew" | "reshuffled":
-            return None
-        case "game_over":
-            winners = ev.get("winners") or []
-            return f"The game is over. Winner{'s' if len(winners) != 1 else ''}: " + ", ".join(
-                f"**{w}**" for w in winners) + "."
-        case _:
-            if not t:
-                return None
-            fields = _safe_fields(ev)
-            return f"{str(t).replace('_', ' ').capitalize()}{': ' + fields if fields else ''}."
+    if not t:
+        return None
+    if t in EVENT_KINDS:
+        return sentences.event_line(ev, lang)
+    fields = _safe_fields(ev)
+    return f"{str(t).replace('_', ' ').capitalize()}{': ' + fields if fields else ''}."
 
 
-def _conquered(ev: dict[str, Any], p: str) -> str:
-    race = ev.get("race", "")
-    decline = " In Decline" if ev.get("in_decline") else ""
-    by = ev.get("by")
-    how = {"dragon": " with the Dragon", "enchant": " by sorcery",
-           "reinforce": " with the die's help"}.get(by, "")
-    d, dr = ev.get("defender"), ev.get("defender_race")
-    if dr in ("lost_tribe", "Lost Tribe") or d in ("lost_tribe", "Lost Tribe"):
-        against = " from a Lost Tribe"
-    elif d:
-        against = f" from **{d}**'s {dr}" if dr else f" from **{d}**"
-    else:
-        against = ""
-    lost = ev.get("lost")
-    loss = f", who lose{'' if lost != 1 else 's'} {_plural(lost, 'token')}" \
-        if d and isinstance(lost, int) and lost else ""
-    n = ev.get("tokens")
-    using = f" using {_plural(n, 'token')}" if isinstance(n, int) else ""
-    return f"{p}'s{decline} {race} conquer region {ev.get('region')}{against}{how}{using}{loss}."
-
-
-def describe_events(events: Iterable[dict[str, Any]]) -> list[str]:
+def describe_events(events: Iterable[dict[str, Any]], lang: str = "en") -> list[str]:
     """Public summary lines for already public events."""
     out = []
     for ev in events:
         if ev.get("private"):
             continue
-        line = describe_event(ev)
+        line = describe_event(ev, lang)
         if line:
             out.append(line)
     return out
 
 
-def describe_private(ev: dict[str, Any]) -> str:
+def describe_private(ev: dict[str, Any], lang: str = "en") -> str:
     """A line for the owner of a private event (their coins)."""
-    if ev.get("type") == "scored":
-        income, coins = ev.get("income"), ev.get("coins")
-        line = (f"This turn you scored **{income}** coin{'s' if income != 1 else ''}; "
-                f"you now have **{coins}**.")
+    line = sentences.private_line(ev, lang)
+    if line is not None:
         parts = income_parts(ev.get("breakdown"))
         return f"{line}\n{parts}" if parts else line
     fields = ", ".join(f"{k} {v}" for k, v in ev.items() if k not in ("type", "private"))

@@ -8,7 +8,9 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.service import ServiceError
+from bot import sentences
+from bot.language import reply_language
+from bot.service import RuleBroken, ServiceError
 
 log = logging.getLogger(__name__)
 
@@ -53,9 +55,14 @@ def _unwrap(error: BaseException) -> BaseException:
     return error
 
 
-def refusal_text(error: BaseException) -> str | None:
-    """The sentence for an expected refusal, None for a bug."""
+def refusal_text(error: BaseException, lang: str = "en") -> str | None:
+    """The sentence for an expected refusal, None for a bug. An engine rule break is worded
+    in `lang` from its key and params; the other refusals are English for now."""
     error = _unwrap(error)
+    if isinstance(error, RuleBroken) and lang != "en":
+        worded = sentences.refusal(error.key, error.params, lang)
+        if worded:
+            return worded
     if isinstance(error, ServiceError):
         return error.message
     if isinstance(error, NotModerator):
@@ -75,7 +82,12 @@ def refusal_text(error: BaseException) -> str | None:
 
 async def report_error(interaction: discord.Interaction, error: BaseException) -> None:
     """Refusals -> ephemeral sentence; anything else -> one log entry and an apology."""
-    message = refusal_text(error)
+    try:
+        lang = await reply_language(interaction)
+    except Exception:  # noqa: BLE001 - a settings lookup must not hide the refusal
+        log.exception("language lookup failed for %s", interaction.user.id)
+        lang = "en"
+    message = refusal_text(error, lang)
     if message is None:
         original = _unwrap(error)
         command = interaction.command.qualified_name if interaction.command else "component"

@@ -207,6 +207,7 @@ class Scored(_Event):
     player: str
     income: int
     coins: int
+    breakdown: dict[str, int] | None = None
 
 
 class TurnStarted(_Event):

@@ -11,8 +11,10 @@ from discord.ext import commands
 from pydantic import ValidationError
 
 import engine
+import i18n
 from bot import flow, rules_text, text
 from bot.clock import ClockConfig, clock_of, duration
+from bot.language import FOLLOW_DISCORD, reply_language
 from bot.service import AI_LEVELS, GameService, NoGameHere, ServiceError
 from bot.store import GameRow
 from bot.ui import NO_MENTIONS, NotModerator, display_name, is_moderator, send
@@ -24,6 +26,9 @@ log = logging.getLogger(__name__)
 Choice = app_commands.Choice
 PIECE_NAMES = {"fortress": "Fortress", "encampment": "Encampment", "hero": "Hero",
                "troll_lair": "Troll lair"}
+# each language by its own name (Discord has no Icelandic locale: it comes only from here)
+LANGUAGE_CHOICES = [Choice(name=i18n.t("lang.name", lang), value=lang)
+                    for lang in i18n.LANGUAGES]
 
 
 class ServerOnly(ServiceError):
@@ -123,10 +128,11 @@ class Game(commands.Cog):
         seed="Seed for a reproducible game (random if left out)",
         clock="Turn time limit: off, 10m, 12h, 2d ... (default: the server's)",
         reminders="How the player whose turn it is gets reminded",
+        language="Language of the game's public posts and pictures (default: the server's)",
     )
     @app_commands.choices(board=[
         Choice(name=text.board_choice(engine_data.board(b).players), value=b)
-        for b in engine_data.BOARD_IDS], reminders=REMIND_CHOICES)
+        for b in engine_data.BOARD_IDS], reminders=REMIND_CHOICES, language=LANGUAGE_CHOICES)
     async def new(
         self,
         interaction: discord.Interaction,
@@ -135,14 +141,17 @@ class Game(commands.Cog):
         seed: app_commands.Range[int, 0, 2_147_483_647] | None = None,
         clock: app_commands.Range[str, 1, 20] | None = None,
         reminders: str | None = None,
+        language: str | None = None,
     ) -> None:
         channel_id = _channel(interaction)
-        options = None
+        languages = self.bot.languages  # type: ignore[attr-defined]
+        options: dict[str, Any] = {
+            "language": await languages.for_new_game(interaction.guild_id, language)}
         if clock is not None or reminders is not None:
             default = clock_of(await self.service.store.guild_clock(interaction.guild_id))
             chosen = _clock(clock, reminders, default)
             self.service.check_limit(chosen)
-            options = {"clock": chosen.to_json()}
+            options["clock"] = chosen.to_json()
         game = await self.service.open_lobby(
             guild_id=interaction.guild_id, channel_id=channel_id, user_id=interaction.user.id,
             name=display_name(interaction.user), players=players, board=board, seed=seed,
@@ -401,14 +410,12 @@ class Game(commands.Cog):
         rows = await self.service.score(interaction.user.id)
         here = interaction.channel_id
         rows.sort(key=lambda r: r.game.channel_id != here)
+        lang = await reply_language(interaction)
         if not rows:
-            await send(interaction, "You are not playing in any game right now.", ephemeral=True)
+            await send(interaction, i18n.t("score.none", lang), ephemeral=True)
             return
-        lines = []
-        for r in rows:
-            turn = " — your turn!" if r.is_your_turn else ""
-            lines.append(f"Game #{r.game.id} in <#{r.game.channel_id}> (round {r.round}): "
-                         f"**{r.coins}** coins{turn}")
+        lines = [i18n.t("score.line", lang, game=r.game.id, channel=r.game.channel_id,
+                        round=r.round, coins=r.coins or 0, turn=r.is_your_turn) for r in rows]
         await send(interaction, "\n".join(lines), ephemeral=True)
 
     @sw.command(name="rules", description="Rule text for a race, a special power or a topic")
@@ -449,6 +456,44 @@ class Game(commands.Cog):
     async def notify(self, interaction: discord.Interaction, on: bool) -> None:
         await self.service.store.set_turn_dm(interaction.user.id, on)
         await send(interaction, text.notify_line(on), ephemeral=True)
+
+    # -- language -------------------------------------------------------------------------
+
+    @sw.command(name="language",
+                description="Choose the language I answer you in (or this server's games, "
+                            "for moderators)")
+    @app_commands.describe(language="A language, or Discord to follow your Discord setting",
+                           server="Set it for this server's games (moderators)")
+    @app_commands.choices(language=[*LANGUAGE_CHOICES,
+                                    Choice(name="Discord", value=FOLLOW_DISCORD)])
+    async def language(self, interaction: discord.Interaction, language: str | None = None,
+                       server: bool = False) -> None:
+        languages = self.bot.languages  # type: ignore[attr-defined]
+        code = None if language in (None, FOLLOW_DISCORD) else i18n.normalize(language)
+        if server:
+            if interaction.guild_id is None:
+                raise ServerOnly("Games are played in server channels; use this command there.")
+            if not is_moderator(interaction, self.bot.settings.mod_role_id):  # type: ignore[attr-defined]
+                lang = await reply_language(interaction)
+                await send(interaction, i18n.t("lang.need_mod", lang), ephemeral=True)
+                return
+            if language is not None:
+                await languages.set_guild(interaction.guild_id, code)
+            said = ("lang.set_server" if code else "lang.reset_server") if language else "lang.show"
+        else:
+            if language is not None:
+                await languages.set_user(interaction.user.id, code)
+            said = ("lang.set_user" if code else "lang.reset_user") if language else "lang.show"
+        lang = code if (server and code) else await reply_language(interaction)
+        if said == "lang.show":
+            mine = await languages.user(interaction.user.id)
+            guild = await languages.guild(interaction.guild_id)
+            text_ = i18n.t(said, lang,
+                           user=i18n.t("lang.name", mine) if mine else i18n.t("lang.discord", lang),
+                           server=i18n.t("lang.name", guild or i18n.DEFAULT))
+        else:
+            text_ = i18n.t(said, lang)
+        await send(interaction, text_, ephemeral=True)
 
     # -- moderators -----------------------------------------------------------------------
 
