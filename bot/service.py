@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import engine
+import i18n
 from bot import text
 from bot.clock import ClockConfig, ClockRules, Deadline, clock_of, format_duration, turn_rows
 from bot.language import of_game
@@ -45,9 +46,15 @@ class ServiceError(Exception):
 
     code = "refused"
 
-    def __init__(self, message: str) -> None:
+    def __init__(self, message: str, key: str | None = None, **params: Any) -> None:
         super().__init__(message)
         self.message = message
+        self.key, self.params = key, params  # a catalog sentence, so any language can word it
+
+    @classmethod
+    def said(cls, key: str, **params: Any) -> ServiceError:
+        """The refusal whose sentence is the catalog's `key` (English here; ui words it)."""
+        return cls(i18n.t(key, "en", **params), key, **params)
 
 
 class NoGameHere(ServiceError):
@@ -90,7 +97,7 @@ class RuleBroken(ServiceError):
         self.key, self.params = key, dict(params or {})  # the engine's sentence, as data
 
 
-STALE_MESSAGE = "This board is out of date: the game has moved on. Use `/sw status` for the current one."
+STALE_MESSAGE = i18n.t("svc.stale", "en")
 
 
 # -- results --------------------------------------------------------------------------------
@@ -286,16 +293,13 @@ class GameService:
     async def _open_game(self, channel_id: int) -> GameRow:
         game = await self.store.open_game(channel_id)
         if game is None:
-            raise NoGameHere("There is no game in this channel. Start one with `/sw new`.")
+            raise NoGameHere.said("svc.no_game")
         return game
 
     async def _active(self, channel_id: int) -> Loaded:
         game = await self._open_game(channel_id)
         if game.status is not GameStatus.ACTIVE:
-            raise NoGameHere(
-                "The game in this channel has not started yet: join with `/sw join`, then the "
-                "opener uses `/sw start`."
-            )
+            raise NoGameHere.said("svc.not_started")
         return await self._load(game)
 
     async def _load(self, game: GameRow) -> Loaded:
@@ -337,8 +341,7 @@ class GameService:
             if game is None or game.status is not GameStatus.ACTIVE:
                 last = await self.store.last_game(channel_id, started=True)
                 if last is None or last.status.is_open:
-                    raise NoGameHere("There is no started game in this channel. "
-                                     "Start one with `/sw new`.")
+                    raise NoGameHere.said("svc.no_started_game")
                 game = last
             return await self._load(game)
 
@@ -422,7 +425,7 @@ class GameService:
                 raise LobbyError("The game has started; a moderator can remove you with "
                                  "`/sw-mod kick`.")
             if not game.seat_of(user_id):
-                raise NotSeated("You are not in this lobby.")
+                raise NotSeated.said("svc.not_in_lobby")
             seats = [s for s in game.players if s.user_id != user_id]
             humans = [s for s in seats if s.user_id]
             opener = None
@@ -441,18 +444,16 @@ class GameService:
         async with self.lock(channel_id):
             game = await self._open_game(channel_id)
             if game.status is not GameStatus.LOBBY:
-                raise LobbyError("The game has already started. Use `/sw status`.")
+                raise LobbyError.said("svc.already_started")
             if user_id != game.opener_id and not is_mod:
-                raise NotAllowed("Only the player who opened the lobby or a moderator can "
-                                 "start the game.")
+                raise NotAllowed.said("svc.only_opener")
             if not any(s.user_id for s in game.players) and not is_mod:
                 raise NotAllowed("A game of AI players only is a showcase: a moderator starts "
                                  "it. Join it first to play along.")
             n = len(game.players)
             wanted = game.options.get("max_players")
             if n < MIN_PLAYERS:
-                raise LobbyError(f"At least {MIN_PLAYERS} players are needed; {n} joined. "
-                                 "Ask someone to `/sw join`.")
+                raise LobbyError.said("svc.need_players", least=MIN_PLAYERS, n=n)
             if game.board and engine_data.board(game.board).players != n:
                 raise LobbyError(f"The board {game.board} needs {wanted} players; {n} joined.")
             board = game.board or board_for(n)
@@ -504,19 +505,17 @@ class GameService:
     def _seat(game: GameRow, user_id: int) -> Seat:
         seat = game.seat_of(user_id)
         if seat is None:
-            raise NotSeated("You are not playing in this game. Watch along, or join the next "
-                            "one with `/sw new` / `/sw join`.")
+            raise NotSeated.said("svc.not_playing")
         return seat
 
     def _check_actor(self, loaded: Loaded, seat: Seat) -> None:
         state = loaded.state
         if state.finished:
-            raise NotYourTurn("The game is over. Start a new one with `/sw new`.")
+            raise NotYourTurn.said("svc.game_over")
         if state.actor != seat.name:
             actor_id = self._user_of(loaded.game, state.actor)
             who = f"<@{actor_id}>" if actor_id else f"**{state.actor}**"
-            raise NotYourTurn(f"It is not your turn: {who} must act now. "
-                              "You will be pinged when it is yours.")
+            raise NotYourTurn.said("svc.not_your_turn", who=who)
 
     def _parse(self, seat: Seat, action: Any) -> Any:
         obj = _dump(action)
@@ -558,7 +557,7 @@ class GameService:
             )
         except VersionConflict:
             self._cache.pop(loaded.game.channel_id, None)
-            raise StaleVersion(STALE_MESSAGE) from None
+            raise StaleVersion.said("svc.stale") from None
         if finished:  # status and finished_at as the store wrote them
             game = await self.store.get_game(loaded.game.id)
             assert game is not None
@@ -630,7 +629,7 @@ class GameService:
             if (game_id is not None and game_id != loaded.game.id) or (
                 version is not None and version != loaded.version
             ):
-                raise StaleVersion(STALE_MESSAGE)
+                raise StaleVersion.said("svc.stale")
             seat = self._seat(loaded.game, user_id)
             if self.auto_level(loaded.game, seat.name):
                 raise NotYourTurn("The AI plays your seat while you are away. Take it back "
@@ -694,7 +693,7 @@ class GameService:
         async with self.lock(channel_id):
             loaded = await self._active(channel_id)
             if version is not None and version != loaded.version:
-                raise StaleVersion(STALE_MESSAGE)
+                raise StaleVersion.said("svc.stale")
             seat = self._seat(loaded.game, user_id)
             self._check_actor(loaded, seat)
             n = await self._n_undoable(loaded, seat)
@@ -712,7 +711,7 @@ class GameService:
         try:
             await self.store.truncate(loaded.game.id, keep, expected=loaded.version)
         except VersionConflict:
-            raise StaleVersion(STALE_MESSAGE) from None
+            raise StaleVersion.said("svc.stale") from None
         self._cache.pop(loaded.game.channel_id, None)
         self._costs = {k: v for k, v in self._costs.items() if k[0] != loaded.game.id}
         game = await self.store.get_game(loaded.game.id)
@@ -1333,7 +1332,7 @@ class GameService:
             game = await self.store.open_game(channel_id) or await self.store.last_game(
                 channel_id)
             if game is None:
-                raise NoGameHere("There is no game in this channel. Start one with `/sw new`.")
+                raise NoGameHere.said("svc.no_game")
             rows = await self.store.recent_actions(game.id, limit)
         lines = []
         for row in rows:

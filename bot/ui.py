@@ -8,14 +8,14 @@ from typing import Any
 import discord
 from discord import app_commands
 
+import i18n
 from bot import sentences
 from bot.language import reply_language
 from bot.service import RuleBroken, ServiceError
 
 log = logging.getLogger(__name__)
 
-APOLOGY = ("Sorry, something went wrong on my side and nothing was changed by this command. "
-           "Please try again; if it keeps happening, tell a moderator.")
+APOLOGY = i18n.t("ui.apology", "en")
 NO_MENTIONS = discord.AllowedMentions.none()
 
 
@@ -64,9 +64,11 @@ def refusal_text(error: BaseException, lang: str = "en") -> str | None:
         if worded:
             return worded
     if isinstance(error, ServiceError):
+        if error.key and lang != "en" and i18n.has(error.key):
+            return i18n.t(error.key, lang, **error.params)
         return error.message
     if isinstance(error, NotModerator):
-        return "Only moderators (Manage Server, or the moderator role) can do that."
+        return i18n.t("ui.only_mods", lang)
     if isinstance(error, app_commands.NoPrivateMessage):
         return "That command works only in a server channel."
     if isinstance(error, app_commands.TransformerError):
@@ -93,7 +95,7 @@ async def report_error(interaction: discord.Interaction, error: BaseException) -
         command = interaction.command.qualified_name if interaction.command else "component"
         log.error("error in %s (user %s, channel %s)", command, interaction.user.id,
                   interaction.channel_id, exc_info=original)
-        message = APOLOGY
+        message = i18n.t("ui.apology", lang)
     try:
         await send(interaction, message, ephemeral=True, allowed_mentions=NO_MENTIONS)
     except discord.HTTPException:

@@ -54,7 +54,7 @@ def _clock(limit: str | None, reminders: str | None, default: ClockConfig) -> Cl
 
 def _channel(interaction: discord.Interaction) -> int:
     if interaction.guild_id is None or interaction.channel_id is None:
-        raise ServerOnly("Games are played in server channels; use this command there.")
+        raise ServerOnly.said("ui.server_only")
     return interaction.channel_id
 
 
@@ -472,7 +472,7 @@ class Game(commands.Cog):
         code = None if language in (None, FOLLOW_DISCORD) else i18n.normalize(language)
         if server:
             if interaction.guild_id is None:
-                raise ServerOnly("Games are played in server channels; use this command there.")
+                raise ServerOnly.said("ui.server_only")
             if not is_moderator(interaction, self.bot.settings.mod_role_id):  # type: ignore[attr-defined]
                 lang = await reply_language(interaction)
                 await send(interaction, i18n.t("lang.need_mod", lang), ephemeral=True)

@@ -57,6 +57,12 @@ async def test_thai_and_hungarian_players_each_read_their_own_language(
         assert refusal.ephemeral and refusal.content == expected
         assert "Pick a race" not in refusal.content
 
+        # the other player is told it is not their turn, in their own language
+        inter = await fake.slash(second, ch, "sw conquer", options={"region": 1})
+        wait = await fake.wait_for_reply(inter)
+        assert wait.ephemeral and wait.content == i18n.t(
+            "svc.not_your_turn", lang[second["id"]], who=f"<@{first['id']}>")
+
         # both ask for their coins in the same game: each answer in its reader's language
         for user in (somchai, eszter):
             reply = await fake.wait_for_reply(await fake.slash(user, ch, "sw score"))
@@ -66,7 +72,6 @@ async def test_thai_and_hungarian_players_each_read_their_own_language(
             else:
                 assert "érme" in reply.content and "forduló" in reply.content
             assert "coins" not in reply.content and "round" not in reply.content
-        assert second is not first
 
 
 async def test_a_server_set_to_icelandic_posts_and_draws_in_icelandic(
