@@ -158,8 +158,13 @@ class ComboChoice:
     coins: int
     can_pick: bool
 
-    def label(self) -> str:
-        return text.combo_label(self.race, self.power, self.tokens, self.cost, self.coins)
+    def label(self, lang: str = "en") -> str:
+        return text.combo_label(self.race, self.power, self.tokens, self.cost, self.coins, lang)
+
+    def pick_label(self, lang: str = "en") -> str:
+        """The label, noting when the player cannot pay for it."""
+        label = self.label(lang)
+        return label if self.can_pick else i18n.t("label.cannot_pick", lang, label=label)
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,9 +177,11 @@ class Target:
     terrain: str
     holder: str  # "empty", "lost tribe", or "<player>'s <Race>"
     action: dict[str, Any]
+    where: dict[str, Any] | None = None  # the region's public entry (words it in any language)
 
-    def label(self) -> str:
-        return text.target_label(self.region, self.verb, self.cost, self.terrain, self.holder)
+    def label(self, lang: str = "en") -> str:
+        holder = self.holder if lang == "en" else text.holder(self.where, lang)
+        return text.target_label(self.region, self.verb, self.cost, self.terrain, holder, lang)
 
 
 @dataclass(frozen=True, slots=True)
@@ -1246,6 +1253,7 @@ class GameService:
                 terrain=board.regions[rid].terrain if rid < len(board.regions) else "?",
                 holder=text.holder(regions.get(str(rid))),
                 action={k: v for k, v in a.items() if k != "player"},
+                where=regions.get(str(rid)),
             ))
         out.sort(key=lambda t: (t.verb != "conquer", t.cost if t.cost is not None else 99,
                                 t.region))

@@ -10,6 +10,7 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+import i18n
 from bot import sentences
 from engine.events import EVENT_KINDS
 
@@ -22,38 +23,29 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
-def combo_label(race: str, power: str, tokens: int, cost: int, coins: int) -> str:
-    parts = [f"{power} {race}", _plural(tokens, "token")]
-    parts.append("free" if cost == 0 else f"costs {cost}")
-    if coins:
-        parts.append(f"{_plural(coins, 'coin')} on it")
-    return " · ".join(parts)
+def combo_label(race: str, power: str, tokens: int, cost: int, coins: int,
+                lang: str = "en") -> str:
+    """A combo in a menu or autocomplete list: names, tokens, cost, coins lying on it."""
+    return i18n.t("label.combo", lang, combo=i18n.t("combo", lang, race=race, power=power),
+                  tokens=tokens, cost=cost, coins=coins)
 
 
-def target_label(region: int, verb: str, cost: int | None, terrain: str, holder: str) -> str:
-    head = {
-        "conquer": "Conquer",
-        "reinforce": "Die roll on",
-        "dragon": "Dragon on",
-        "enchant": "Enchant",
-    }.get(verb.split(" ")[0], verb.capitalize())
-    extra = " with In Decline Ghouls" if "decline" in verb else ""
-    price = f" · {_plural(cost, 'token')}" if cost is not None else ""
-    return f"{head} region {region} ({terrain}, {holder}){extra}{price}"
+def target_label(region: int, verb: str, cost: int | None, terrain: str, holder: str,
+                 lang: str = "en") -> str:
+    """A region one may attack now, with what stands on it and the tokens it takes."""
+    label = i18n.t("label.target", lang, verb=verb.split(" ")[0], region=region,
+                   terrain=terrain, holder=holder, ghouls="decline" in verb)
+    return i18n.t("label.price", lang, label=label, n=cost) if cost is not None else label
 
 
-def holder(region: dict[str, Any] | None) -> str:
+def holder(region: dict[str, Any] | None, lang: str = "en") -> str:
     """Who stands on a region, from its public observation entry."""
-    if not region:
-        return "empty"
+    if not region or (region.get("owner") is None and not region.get("lost_tribe")):
+        return i18n.t("holder.empty", lang)
     if region.get("lost_tribe"):
-        return "lost tribe"
-    owner = region.get("owner")
-    if owner is None:
-        return "empty"
-    race = region.get("race", "?")
-    state = " in decline" if region.get("decline") else ""
-    return f"{owner}'s {race}{state} ×{region.get('tokens', 0)}"
+        return i18n.t("holder.tribe", lang)
+    return i18n.t("holder.race", lang, owner=region["owner"], race=region.get("race", "?"),
+                  decline=bool(region.get("decline")), tokens=region.get("tokens", 0))
 
 
 VIOLATION_LIMIT = 300  # an engine sentence is only longer when it quotes a player's input

@@ -52,6 +52,12 @@ def _clock(limit: str | None, reminders: str | None, default: ClockConfig) -> Cl
         raise ServiceError("Reminders are `dm`, `mention` or `off`.") from None
 
 
+def _named(kind: str, ident: str, lang: str) -> str:
+    """A race or power as its box calls it in `lang`, with the English name for searching."""
+    name = i18n.name(kind, ident, lang)
+    return ident if name == ident else f"{name} ({ident})"
+
+
 def _channel(interaction: discord.Interaction) -> int:
     if interaction.guild_id is None or interaction.channel_id is None:
         raise ServerOnly.said("ui.server_only")
@@ -221,10 +227,9 @@ class Game(commands.Cog):
             combos = await self.service.combos(interaction.channel_id or 0, interaction.user.id)
         except ServiceError:
             return []
+        lang = await reply_language(interaction)
         return _filter(current, [
-            Choice(name=(f"{c.slot + 1}. {c.label()}"
-                         + ("" if c.can_pick else " (not enough coins)"))[:100],
-                   value=c.slot + 1)
+            Choice(name=f"{c.slot + 1}. {c.pick_label(lang)}"[:100], value=c.slot + 1)
             for c in combos])
 
     @sw.command(name="conquer", description="Conquer a region with tokens in hand")
@@ -246,9 +251,10 @@ class Game(commands.Cog):
         except ServiceError:
             return []
         seen: dict[int, Choice[int]] = {}
+        lang = await reply_language(interaction)
         for t in targets:
             if t.verb.startswith("conquer") and t.region not in seen:
-                seen[t.region] = Choice(name=t.label()[:100], value=t.region)
+                seen[t.region] = Choice(name=t.label(lang)[:100], value=t.region)
         return _filter(current, list(seen.values()))
 
     @sw.command(name="reinforce", description="Final conquest: name a region, then roll the die")
@@ -428,11 +434,15 @@ class Game(commands.Cog):
 
     @rules.autocomplete("race")
     async def _races(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
-        return _filter(current, [Choice(name=r, value=r) for r in engine_data.RACES])
+        lang = await reply_language(interaction)
+        return _filter(current, [Choice(name=_named("race", r, lang), value=r)
+                                 for r in engine_data.RACES])
 
     @rules.autocomplete("power")
     async def _powers(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
-        return _filter(current, [Choice(name=p, value=p) for p in engine_data.POWERS])
+        lang = await reply_language(interaction)
+        return _filter(current, [Choice(name=_named("power", p, lang), value=p)
+                                 for p in engine_data.POWERS])
 
     @rules.autocomplete("topic")
     async def _topics(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:

@@ -57,6 +57,17 @@ async def test_thai_and_hungarian_players_each_read_their_own_language(
         assert refusal.ephemeral and refusal.content == expected
         assert "Pick a race" not in refusal.content
 
+        # autocomplete speaks the typist's language: the combos, then the conquest targets
+        mine = lang[first["id"]]
+        combos = await fake.autocomplete(first, ch, "sw pick", focused="slot", value="")
+        tokens = {"th": "โทเคน", "hu": "lapka"}[mine]
+        assert combos and all(tokens in c["name"] for c in combos), combos[:2]
+        await fake.wait_for_reply(await fake.slash(first, ch, "sw pick", options={"slot": 1}))
+        targets = await fake.autocomplete(first, ch, "sw conquer", focused="region", value="")
+        verb = {"th": "ยึดพื้นที่", "hu": "régió meghódítása"}[mine]
+        assert targets and all(verb in c["name"] for c in targets), targets[:2]
+        assert not any("Conquer" in c["name"] for c in targets)
+
         # the other player is told it is not their turn, in their own language
         inter = await fake.slash(second, ch, "sw conquer", options={"region": 1})
         wait = await fake.wait_for_reply(inter)
