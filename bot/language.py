@@ -69,7 +69,8 @@ class Languages:
 
     async def for_user(self, user_id: int, locale: Any = None, guild_id: int | None = None,
                        fallback: str | None = None) -> str:
-        """A user's language: their choice > their client's locale > the server's > fallback."""
+        """A user's language: their choice > their client's locale > `fallback` (e.g. the
+        game's, for a DM) > the server's > English."""
         chosen = await self.user(user_id)
         if chosen:
             return chosen
@@ -77,7 +78,7 @@ class Languages:
         code = str(getattr(locale, "value", locale)) if locale is not None else ""
         if code in i18n.DISCORD_LOCALES:
             return i18n.DISCORD_LOCALES[code]
-        return await self.guild(guild_id) or fallback or i18n.DEFAULT
+        return fallback or await self.guild(guild_id) or i18n.DEFAULT
 
     async def for_interaction(self, interaction: Any) -> str:
         """The language of an ephemeral reply to this interaction."""
