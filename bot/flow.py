@@ -465,7 +465,8 @@ async def _post_turn(interaction: discord.Interaction, outcome: Outcome,
         summary_lines = [*outcome.headline, *finished]
         if outcome.finished:
             truth = engine.observe(outcome.state, None, reveal_all=True)
-            summary_lines += text.ranking_lines(truth.get("ranking"), truth.get("players", {}))
+            summary_lines += text.ranking_lines(truth.get("ranking"), truth.get("players", {}),
+                                                lang)
             live = []
         summary = "\n".join(text.clip_lines(summary_lines, SUMMARY_LIMIT, newest=True))
         prompt = panel_prompt(panel) if panel is not None and panel.actor else ""

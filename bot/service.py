@@ -481,7 +481,7 @@ class GameService:
                 raise StaleVersion("The game was started a moment ago.") from None
             self._cache[channel_id] = Loaded(game, state)
             await self._sync_clock(self._cache[channel_id])
-            started = [text.started_line(board, [s.name for s in seats])]
+            started = [text.started_line(board, [s.name for s in seats], of_game(game))]
             if clock.on:
                 started.append(f"Clock: {clock.describe()}.")
             return Outcome(

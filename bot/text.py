@@ -12,6 +12,7 @@ from typing import Any
 
 import i18n
 from bot import sentences
+from bot.language import of_game
 from engine.events import EVENT_KINDS
 
 PRIVATE_WORDS = ("coin", "income", "score")
@@ -61,11 +62,10 @@ def violation(message: str) -> str:
     return f"{message} Use `/sw status` to see what you can do now."
 
 
-def started_line(board: str, players: Sequence[str]) -> str:
-    order = ", ".join(f"**{p}**" for p in players)
-    return (f"The game starts on the board {board_label(board)}. "
-            f"Turn order (drawn at random): {order}. "
-            f"**{players[0]}** plays first.")
+def started_line(board: str, players: Sequence[str], lang: str = "en") -> str:
+    order = i18n.t("list.sep", lang).join(f"**{p}**" for p in players)
+    return i18n.t("game.started", lang, board=board_label(board, lang), order=order,
+                  first=f"**{players[0]}**")
 
 
 def undo_line(who: str, actions: Sequence[dict[str, Any]]) -> str:
@@ -178,15 +178,18 @@ def describe_private(ev: dict[str, Any], lang: str = "en") -> str:
     return f"{str(ev.get('type', 'event')).replace('_', ' ').capitalize()}: {fields}."
 
 
-def lobby_lines(game: Any) -> list[str]:
+def lobby_lines(game: Any, lang: str | None = None) -> list[str]:
+    lang = lang or of_game(game)
     limit = game.options.get("max_players")
-    seats = ", ".join(f"**{s.name}**" if s.ai else f"<@{s.user_id}>"
-                      for s in game.players) or "nobody yet"
+    seats = (i18n.t("list.sep", lang).join(f"**{s.name}**" if s.ai else f"<@{s.user_id}>"
+                                           for s in game.players)
+             or i18n.t("lobby.nobody", lang))
     size = f"{len(game.players)}/{limit}" if limit else f"{len(game.players)}"
-    board = board_label(game.board) if game.board else "chosen by the number of players"
+    board = (board_label(game.board, lang, short=True) if game.board
+             else i18n.t("lobby.board_auto", lang))
     lines = [
-        f"**Small World lobby** — board: {board} — players ({size}): {seats}",
-        "Join with the button or `/sw join`; the opener starts with `/sw start`.",
+        i18n.t("lobby.head", lang, board=board, size=size, seats=seats),
+        i18n.t("lobby.hint", lang),
     ]
     clock = game.options.get("clock")
     if isinstance(clock, dict):
@@ -207,37 +210,24 @@ def lobby_lines(game: Any) -> list[str]:
     return lines
 
 
-_VERB_HELP = {
-    "pick": "`/sw pick` a combo",
-    "conquer": "`/sw conquer` a region",
-    "reinforce": "`/sw reinforce` (final conquest with the die)",
-    "roll": "`/sw roll` (Berserk)",
-    "abandon": "`/sw abandon` a region",
-    "decline": "`/sw decline`",
-    "deploy": "`/sw deploy` tokens",
-    "move": "`/sw move` tokens",
-    "enchant": "`/sw power enchant`",
-    "dragon": "`/sw power dragon`",
-    "place": "`/sw power place`",
-    "ally": "`/sw power ally`",
-    "end": "`/sw end` the turn",
-}
-
-
-def legal_summary(legal: Sequence[dict[str, Any]]) -> str:
+def legal_summary(legal: Sequence[dict[str, Any]], lang: str = "en") -> str:
     verbs = []
     for a in legal:
         v = a.get("do")
         if v not in verbs:
             verbs.append(v)
-    return ", ".join(_VERB_HELP.get(v, f"`{v}`") for v in verbs) or "nothing"
+    return i18n.t("list.sep", lang).join(
+        i18n.t(f"verb.{v}", lang) if i18n.has(f"verb.{v}") else f"`{v}`" for v in verbs
+    ) or i18n.t("verb.nothing", lang)
 
 
-def status_lines(game: Any, obs: dict[str, Any], legal: Sequence[dict[str, Any]]) -> list[str]:
+def status_lines(game: Any, obs: dict[str, Any], legal: Sequence[dict[str, Any]],
+                 lang: str | None = None) -> list[str]:
     """Public status: round, whose turn and stage, every player's races, what is legal."""
+    lang = lang or of_game(game)
     lines = []
     if obs.get("finished"):
-        lines.append(f"Game #{game.id} is over.")
+        lines.append(i18n.t("status.over", lang, game=game.id))
     else:
         actor = None
         pending = obs.get("pending") or []
@@ -246,25 +236,29 @@ def status_lines(game: Any, obs: dict[str, Any], legal: Sequence[dict[str, Any]]
         actor = actor or obs.get("current")
         seat = game.seat_named(actor) if actor else None
         who = f"<@{seat.user_id}>" if seat and seat.user_id else f"**{actor}**"
-        lines.append(f"Game #{game.id} — round {obs.get('round')}/{obs.get('rounds')} — "
-                     f"{who} to act ({obs.get('stage')}).")
+        stage = str(obs.get("stage"))
+        lines.append(i18n.t("status.head", lang, game=game.id, round=obs.get("round"),
+                            rounds=obs.get("rounds"), who=who,
+                            stage=i18n.t(f"stage.{stage}", lang) if i18n.has(f"stage.{stage}")
+                            else stage))
+    sep = i18n.t("list.sep", lang)
     for name, p in (obs.get("players") or {}).items():
         act = p.get("active")
-        active = (f"{act.get('power')} {act.get('race')} ({act.get('tokens_on_board', 0)} on "
-                  f"the map)") if act else "no active race"
-        declines = ", ".join(d.get("race", "?") for d in p.get("decline") or [])
-        hand = p.get("hand")
-        extra = f"; in decline: {declines}" if declines else ""
-        in_hand = f"; {hand} in hand" if hand else ""
-        lines.append(f"• **{name}**: {active}{extra}{in_hand}")
+        active = (i18n.t("status.active", lang, n=act.get("tokens_on_board", 0),
+                         combo=i18n.t("combo", lang, power=act.get("power"), race=act.get("race")))
+                  if act else i18n.t("status.no_active", lang))
+        declines = sep.join(i18n.name("race", d.get("race"), lang) for d in p.get("decline") or [])
+        lines.append(i18n.t("status.player", lang, player=f"**{name}**", active=active,
+                            declines=declines or "none", hand=p.get("hand") or 0))
     if legal and not obs.get("finished"):
-        lines.append(f"Can do now: {legal_summary(legal)}.")
+        lines.append(i18n.t("status.can", lang, list=legal_summary(legal, lang)))
     return lines
 
 
-def ranking_lines(ranking: Sequence[dict[str, Any]] | None, players: dict[str, Any]) -> list[str]:
+def ranking_lines(ranking: Sequence[dict[str, Any]] | None, players: dict[str, Any],
+                  lang: str = "en") -> list[str]:
     """The end-of-game reveal: every coin total, the ranking and the tie-break."""
-    lines = ["**Final scores**"]
+    lines = [i18n.t("final.scores", lang)]
     if ranking:
         def total(r: dict[str, Any]) -> Any:
             return r.get("total", r.get("coins", players.get(r.get("player"), {}).get("coins")))
@@ -274,14 +268,14 @@ def ranking_lines(ranking: Sequence[dict[str, Any]] | None, players: dict[str, A
             name = r.get("player", "?")
             tokens = r.get("tokens")
             tied = totals.count(coins) > 1
-            tb = (f" · {_plural(tokens, 'token')} on the map (tie-break)"
-                  if tied and tokens is not None else "")
-            lines.append(f"{r.get('rank', '?')}. **{name}** — {_plural(coins or 0, 'coin')}{tb}")
+            lines.append(i18n.t("final.rank", lang, rank=r.get("rank", "?"), player=f"**{name}**",
+                                coins=coins or 0, tie=tied and tokens is not None,
+                                tokens=tokens or 0))
     else:
         for name, p in sorted(players.items(), key=lambda kv: -(kv[1].get("coins") or 0)):
-            lines.append(f"• **{name}** — {_plural(p.get('coins') or 0, 'coin')}")
-    lines.append("Ties on coins are broken by the most race tokens on the map "
-                 "(Active and In Decline); a remaining tie is a shared victory.")
+            lines.append(i18n.t("final.rank_plain", lang, player=f"**{name}**",
+                                coins=p.get("coins") or 0))
+    lines.append(i18n.t("final.tie_chat", lang))
     return lines
 
 
@@ -326,8 +320,8 @@ def clip_lines(lines: Sequence[str], limit: int, *, newest: bool = False) -> lis
     return list(reversed(out)) if newest else out
 
 
-def board_label(board_id: str | None) -> str:
-    """A board as players know it: "the 3-player board" rather than its id."""
+def board_label(board_id: str | None, lang: str = "en", *, short: bool = False) -> str:
+    """A board as players know it: "the board for 3 players" rather than its id."""
     if not board_id:
         return "?"
     try:
@@ -336,7 +330,7 @@ def board_label(board_id: str | None) -> str:
         n = engine_data.board(board_id).players
     except Exception:  # noqa: BLE001 - an unknown id is shown as it is
         return str(board_id)
-    return f"for {n} players"
+    return i18n.t("board.short" if short else "board.label", lang, n=n)
 
 
 def board_choice(n_players: int) -> str:

@@ -104,6 +104,11 @@ async def test_a_server_set_to_icelandic_posts_and_draws_in_icelandic(
 
         panel = await _start(fake, ann, bob)
         first, _ = _first(panel, [ann, bob])
+        assert "Leikurinn hefst (kort fyrir 2 leikmenn)" in panel.content  # the start line
+        status = await fake.wait_for_reply(await fake.slash(ann, ch, "sw status",
+                                                            options={"public": True}))
+        assert not status.ephemeral and "umferð 1/" in status.content
+        assert "round" not in status.content
         async with StateReader(db) as reader:
             loaded = await reader.loaded(ch["id"])
             assert loaded.game.options["language"] == "is"
