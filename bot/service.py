@@ -191,6 +191,10 @@ class Choice:
     label: str
     action: dict[str, Any]
 
+    def label_in(self, lang: str = "en") -> str:
+        """The label in `lang`, worded from the action (the English one is `label`)."""
+        return self.label if lang == "en" else text.action_label(self.action, lang)
+
 
 @dataclass(frozen=True, slots=True)
 class Panel:

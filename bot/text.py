@@ -39,6 +39,14 @@ def target_label(region: int, verb: str, cost: int | None, terrain: str, holder:
     return i18n.t("label.price", lang, label=label, n=cost) if cost is not None else label
 
 
+def action_label(action: dict[str, Any], lang: str = "en") -> str:
+    """A menu entry for an abandon, deploy, place or ally action."""
+    verb = action.get("do")
+    if i18n.has(f"choice.{verb}"):
+        return i18n.t(f"choice.{verb}", lang, **{k: v for k, v in action.items() if k != "do"})
+    return action_phrase(action)
+
+
 def holder(region: dict[str, Any] | None, lang: str = "en") -> str:
     """Who stands on a region, from its public observation entry."""
     if not region or (region.get("owner") is None and not region.get("lost_tribe")):
