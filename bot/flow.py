@@ -20,6 +20,7 @@ from typing import Any
 import discord
 
 import engine
+import i18n
 from bot import text
 from bot.language import of_game
 from bot.pictures import draw_ahead, final_file, map_file, row_file
@@ -378,8 +379,8 @@ async def _update_panel(interaction: discord.Interaction, outcome: Outcome,
     _shown[game.id] = outcome.stamp
     _, live = await service.turn_story(game.id, lang=of_game(game))
     live += outcome.headline  # e.g. "ann took back: ..." until the next action
-    content = _compose(summary, live, panel_prompt(panel) if panel else "")
-    view = turn_view(panel) if panel is not None else None
+    content = _compose(summary, live, panel_prompt(panel, of_game(game)) if panel else "")
+    view = turn_view(panel, of_game(game)) if panel is not None else None
     clicked = interaction.message
     on_living = clicked is not None and clicked.id == message_id
     extra: dict[str, Any] = {}
@@ -469,8 +470,8 @@ async def _post_turn(interaction: discord.Interaction, outcome: Outcome,
                                                 lang)
             live = []
         summary = "\n".join(text.clip_lines(summary_lines, SUMMARY_LIMIT, newest=True))
-        prompt = panel_prompt(panel) if panel is not None and panel.actor else ""
-        view = turn_view(panel) if panel is not None and panel.actor else None
+        prompt = panel_prompt(panel, lang) if panel is not None and panel.actor else ""
+        view = turn_view(panel, lang) if panel is not None and panel.actor else None
         ping = [discord.Object(id=u) for u in
                 ((panel.actor_id, panel.next_id) if panel is not None else ()) if u]
         tasks = [t for t in (map_task, row_task, final_task) if t is not None]
@@ -552,13 +553,14 @@ async def _dm_lines(client: discord.Client, outcome: Outcome,
     languages = getattr(client, "languages", None)
     names = {s.user_id: s.name for s in outcome.game.players}
     for user_id, lines in outcome.private.items():
-        mine = [e for e in outcome.events
-                if e.get("private") and e.get("player") == names.get(user_id)]
-        if languages is not None and mine:  # worded again in the player's own language
-            lang = await languages.for_user(user_id, fallback=of_game(outcome.game),
-                                            guild_id=outcome.game.guild_id)
-            lines = [text.describe_private(e, lang) for e in mine]
-        body = f"Small World game #{outcome.game.id} in {channel}:\n" + "\n".join(lines)
+        lang = of_game(outcome.game)
+        if languages is not None:  # the player's own language, worded again from the events
+            lang = await languages.for_user(user_id, fallback=lang, guild_id=outcome.game.guild_id)
+            mine = [e for e in outcome.events
+                    if e.get("private") and e.get("player") == names.get(user_id)]
+            lines = [text.describe_private(e, lang) for e in mine] or lines
+        body = i18n.t("dm.header", lang, game=outcome.game.id, channel=channel) + "\n" + \
+            "\n".join(lines)
         try:
             user = client.get_user(user_id) or await client.fetch_user(user_id)
             await user.send(body)
@@ -566,7 +568,7 @@ async def _dm_lines(client: discord.Client, outcome: Outcome,
             if (exc.code == DM_CLOSED and interaction is not None
                     and user_id == interaction.user.id):
                 await interaction.followup.send(
-                    body + "\n(Your DMs are closed, so here it is privately.)", ephemeral=True
+                    body + "\n" + i18n.t("dm.closed", lang), ephemeral=True
                 )
             else:
                 log.info("cannot DM coins to %s (code %s)", user_id, exc.code)

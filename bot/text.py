@@ -180,7 +180,7 @@ def describe_private(ev: dict[str, Any], lang: str = "en") -> str:
     """A line for the owner of a private event (their coins)."""
     line = sentences.private_line(ev, lang)
     if line is not None:
-        parts = income_parts(ev.get("breakdown"))
+        parts = income_parts(ev.get("breakdown"), lang)
         return f"{line}\n{parts}" if parts else line
     fields = ", ".join(f"{k} {v}" for k, v in ev.items() if k not in ("type", "private"))
     return f"{str(ev.get('type', 'event')).replace('_', ' ').capitalize()}: {fields}."
@@ -350,16 +350,15 @@ def over_line(game_id: int, finished_at: str | None) -> str:
     return f"Game #{game_id} is over{when}. Start a new one with `/sw new`."
 
 
-def income_parts(breakdown: Any) -> str:
+def income_parts(breakdown: Any, lang: str = "en") -> str:
     """The private income breakdown of one turn: regions, race, power, In Decline races."""
     if not isinstance(breakdown, dict):
         return ""
-    names = (("regions", "regions held"), ("race", "race bonus"), ("power", "power bonus"),
-             ("decline", "In Decline races"))
-    parts = [f"{label} {breakdown[key]:+d}" if key != "regions" else f"{label} {breakdown[key]}"
-             for key, label in names if isinstance(breakdown.get(key), int)
-             and (breakdown[key] or key == "regions")]
-    return "Income: " + " · ".join(parts) + "." if parts else ""
+    parts = [i18n.t(f"income.{key}", lang,
+                    n=f"{breakdown[key]:+d}" if key != "regions" else str(breakdown[key]))
+             for key in ("regions", "race", "power", "decline")
+             if isinstance(breakdown.get(key), int) and (breakdown[key] or key == "regions")]
+    return i18n.t("income.head", lang, parts=" · ".join(parts)) if parts else ""
 
 
 def turn_dm_line(channel_id: int, game_id: int, round_: int, defender: bool,

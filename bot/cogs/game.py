@@ -14,7 +14,7 @@ import engine
 import i18n
 from bot import flow, rules_text, text
 from bot.clock import ClockConfig, clock_of, duration
-from bot.language import FOLLOW_DISCORD, reply_language
+from bot.language import FOLLOW_DISCORD, of_game, reply_language
 from bot.service import AI_LEVELS, GameService, NoGameHere, ServiceError
 from bot.store import GameRow
 from bot.ui import NO_MENTIONS, NotModerator, display_name, is_moderator, send
@@ -163,7 +163,7 @@ class Game(commands.Cog):
             name=display_name(interaction.user), players=players, board=board, seed=seed,
             options=options,
         )
-        await flow.post_lobby(interaction, game, "A new game of Small World!")
+        await flow.post_lobby(interaction, game, i18n.t("lobby.new", of_game(game)))
 
     @sw.command(name="join", description="Join the lobby in this channel")
     async def join(self, interaction: discord.Interaction) -> None:

@@ -25,8 +25,9 @@ async def _start(fake: FakeDiscord, opener, other, **options) -> Message:
     ch = fake.channel
     inter = await fake.slash(opener, ch, "sw new", options={"players": 2, "seed": 4, **options})
     lobby = await fake.wait_for_reply(inter)
-    await fake.wait_for_reply(await fake.click(other, lobby, label="Join"))
-    await fake.wait_for_ack(await fake.click(opener, lobby, label="Start"))
+    ids = {c.rsplit(":", 1)[1]: c for c in lobby.custom_ids()}  # labels are in its language
+    await fake.wait_for_reply(await fake.click(other, lobby, ids["join"]))
+    await fake.wait_for_ack(await fake.click(opener, lobby, ids["start"]))
     return await fake.wait_for_message(ch, lambda m: bool(m.files), timeout=10)
 
 
@@ -105,6 +106,11 @@ async def test_a_server_set_to_icelandic_posts_and_draws_in_icelandic(
         panel = await _start(fake, ann, bob)
         first, _ = _first(panel, [ann, bob])
         assert "Leikurinn hefst (kort fyrir 2 leikmenn)" in panel.content  # the start line
+        assert "þú átt leik (umferð 1)" in panel.content  # the panel's prompt
+        map_button = next(c for c in panel.custom_ids() if c.endswith(":map"))
+        assert panel.component(map_button)["label"] == i18n.t("ui.map", "is")
+        pick_menu = next(c for c in panel.custom_ids() if c.endswith(":p"))
+        assert panel.component(pick_menu)["placeholder"] == i18n.t("menu.pick", "is")
         status = await fake.wait_for_reply(await fake.slash(ann, ch, "sw status",
                                                             options={"public": True}))
         assert not status.ephemeral and "umferð 1/" in status.content
