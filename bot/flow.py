@@ -22,7 +22,7 @@ import discord
 import engine
 import i18n
 from bot import text
-from bot.language import of_game
+from bot.language import of_game, reply_language
 from bot.pictures import draw_ahead, final_file, map_file, row_file
 from bot.service import GameService, LobbyError, Outcome, Panel, ServiceError, StaleVersion
 from bot.store import GameRow, GameStatus
@@ -217,17 +217,18 @@ async def run_action(
         if (game_id is None or game_id == panel.game_id) and (
                 version is None or version == panel.version) and \
                 _needs_confirmation(panel, interaction.user.id, str(verb)):
-            question = (text.CONFIRM_DECLINE.format(race=panel.active or "race")
+            lang = await reply_language(interaction)
+            question = (i18n.t("confirm.decline", lang, race=panel.active or "race")
                         if verb == "decline" else
-                        text.CONFIRM_END.format(tokens=f"{panel.hand} token"
-                                                + ("s" if panel.hand != 1 else "")))
+                        i18n.t("confirm.end", lang, tokens=panel.hand))
             await send(interaction, question, ephemeral=True,
-                       view=confirm_view(panel.game_id, panel.version, str(verb)))
+                       view=confirm_view(panel.game_id, panel.version, str(verb), lang))
             return
     outcome = await service.act(channel_id, interaction.user.id, action, game_id=game_id,
                                 version=version)
     if confirmed:  # the question goes away; the answer comes in the channel
-        await interaction.response.edit_message(content=text.CONFIRMED, view=None)
+        await interaction.response.edit_message(
+            content=i18n.t("confirm.done", await reply_language(interaction)), view=None)
     await announce(interaction, outcome)
 
 
@@ -263,17 +264,18 @@ async def button_click(
         elif verb == "undo":
             await run_undo(interaction, version=version)
         elif verb == "cancel":
-            await interaction.response.edit_message(content=text.CONFIRM_GONE, view=None)
+            await interaction.response.edit_message(
+                content=i18n.t("confirm.gone", await reply_language(interaction)), view=None)
         elif verb in ("declineok", "endok"):
             await run_action(interaction, {"do": verb[:-2]}, game_id=game_id, version=version,
                              confirmed=True)
         elif verb in ("roll", "decline", "end"):
             await run_action(interaction, {"do": verb}, game_id=game_id, version=version)
         else:
-            raise StaleVersion(text.STALE_PANEL)
+            raise StaleVersion.said("svc.stale_panel")
     except Exception as exc:  # noqa: BLE001 - everything ends in report_error
         if isinstance(exc, StaleVersion):
-            exc = StaleVersion(text.STALE_PANEL)
+            exc = StaleVersion.said("svc.stale_panel")
         await report_error(interaction, exc)
         if isinstance(exc, StaleVersion):
             await _retire_clicked(interaction)
@@ -286,7 +288,7 @@ async def select_click(
         await run_action(interaction, action, game_id=game_id, version=version)
     except Exception as exc:  # noqa: BLE001
         if isinstance(exc, StaleVersion):
-            exc = StaleVersion(text.STALE_PANEL)
+            exc = StaleVersion.said("svc.stale_panel")
         await report_error(interaction, exc)
         if isinstance(exc, StaleVersion):
             await _retire_clicked(interaction)
@@ -373,7 +375,7 @@ async def _update_panel(interaction: discord.Interaction, outcome: Outcome,
         return await _post_turn(interaction, outcome, panel)
     message_id, summary = stored
     if _shown.get(game.id, -1) > outcome.stamp:  # a newer change got there first
-        await send(interaction, _clip([text.ACTION_DONE, *outcome.public]), ephemeral=True,
+        await send(interaction, _clip([i18n.t("ack.done", await reply_language(interaction)), *outcome.public]), ephemeral=True,
                    allowed_mentions=NO_MENTIONS)
         return message_id
     _shown[game.id] = outcome.stamp
@@ -388,7 +390,7 @@ async def _update_panel(interaction: discord.Interaction, outcome: Outcome,
         # survivors were placed and the next turn began: the pictures show the new position
         # (and the combo row, if the next player must pick)
         if not on_living:
-            await send(interaction, _clip([text.ACTION_DONE, *outcome.public]),
+            await send(interaction, _clip([i18n.t("ack.done", await reply_language(interaction)), *outcome.public]),
                        ephemeral=True, allowed_mentions=NO_MENTIONS)
         files = await _pictures(interaction, outcome, panel)
         if files:
@@ -404,7 +406,7 @@ async def _update_panel(interaction: discord.Interaction, outcome: Outcome,
                                                 allowed_mentions=NO_MENTIONS, **extra)
         return message_id
     if not interaction.response.is_done():
-        await send(interaction, _clip([text.ACTION_DONE, *(outcome.headline or outcome.public)]),
+        await send(interaction, _clip([i18n.t("ack.done", await reply_language(interaction)), *(outcome.headline or outcome.public)]),
                    ephemeral=True, allowed_mentions=NO_MENTIONS)
     if await _edit(interaction.client, game.channel_id, message_id, content=content,
                    view=view, allowed_mentions=NO_MENTIONS, **extra) is None:
@@ -525,8 +527,14 @@ async def notify_turn(interaction: discord.Interaction, outcome: Outcome, panel:
         client = interaction.client
         user = client.get_user(panel.actor_id) or await client.fetch_user(panel.actor_id)
         link = _jump(outcome.game.guild_id, outcome.game.channel_id, message_id)
-        await user.send(text.turn_dm_line(outcome.game.channel_id, outcome.game.id,
-                                          panel.round, panel.is_defender, link))
+        lang = of_game(outcome.game)
+        languages = getattr(client, "languages", None)
+        if languages is not None:
+            lang = await languages.for_user(panel.actor_id, fallback=lang,
+                                            guild_id=outcome.game.guild_id)
+        await user.send(i18n.t("dm.turn", lang, game=outcome.game.id,
+                               channel=outcome.game.channel_id, round=panel.round,
+                               defender=panel.is_defender, link=f" — {link}" if link else ""))
     except discord.HTTPException as exc:
         log.info("turn DM to %s failed: %s", panel.actor_id, exc)
 

@@ -361,34 +361,9 @@ def income_parts(breakdown: Any, lang: str = "en") -> str:
     return i18n.t("income.head", lang, parts=" · ".join(parts)) if parts else ""
 
 
-def turn_dm_line(channel_id: int, game_id: int, round_: int, defender: bool,
-                 link: str | None) -> str:
-    what = ("place your surviving tokens" if defender else "it is your turn")
-    where = f" — {link}" if link else ""
-    return f"Small World game #{game_id} in <#{channel_id}>, round {round_}: {what}{where}"
-
-
-def notify_line(on: bool) -> str:
-    return ("You will get a DM whenever it is your turn or you must place survivors. "
-            "Turn it off with `/sw notify on:False`." if on else
-            "No more turn DMs. Turn them on again with `/sw notify on:True`.")
-
-
-CONFIRM_DECLINE = ("Put your **{race}** into decline? This ends your turn: you score now, "
-                   "and you pick a new race next turn.")
-CONFIRM_END = ("You still hold {tokens} in hand. If you end now they are placed for you on "
-               "your thinnest regions. End the turn anyway?")
-CONFIRM_YES = {"decline": "Yes, decline", "end": "Yes, end turn"}
-CONFIRM_GONE = "Cancelled: nothing changed."
-CONFIRMED = "Done — see the channel."
-STALE_PANEL = ("This panel is out of date: the game has moved on. Use the game's newest "
-               "message (or `/sw status`).")
-LOBBY_JOINED = "You joined game #{game}. The lobby message shows everyone who is in."
-LOBBY_LEFT = "You left the lobby of game #{game}."
 LOBBY_CLOSED = "The lobby was closed: everybody left."
 LOBBY_STARTED = "**Small World game #{game}** — started with {players}."
 MOD_ENDED = "Game #{game} was ended by a moderator. Start a new one with `/sw new`."
-ACTION_DONE = "Done. The game's panel is updated:"
 MENU_MORE = "{shown} of {total} shown — type `/sw {command}` to reach the rest"
 
 HELP = """**How to play Small World here**

@@ -134,8 +134,8 @@ class ActionButton(
         "end": ("End turn", discord.ButtonStyle.success),
         "undo": ("Undo", discord.ButtonStyle.secondary),
         "map": ("Map", discord.ButtonStyle.secondary),
-        "declineok": (text.CONFIRM_YES["decline"], discord.ButtonStyle.danger),
-        "endok": (text.CONFIRM_YES["end"], discord.ButtonStyle.success),
+        "declineok": ("Yes, decline", discord.ButtonStyle.danger),
+        "endok": ("Yes, end turn", discord.ButtonStyle.success),
         "cancel": ("Cancel", discord.ButtonStyle.secondary),
     }
 
@@ -300,11 +300,11 @@ def panel_prompt(panel: Panel, lang: str = "en") -> str:
                   hand=panel.hand or 0)
 
 
-def confirm_view(game_id: int, version: int, verb: str) -> discord.ui.View:
+def confirm_view(game_id: int, version: int, verb: str, lang: str = "en") -> discord.ui.View:
     """Yes / Cancel for an irreversible step; Yes carries the version it was asked at."""
     view = discord.ui.View(timeout=None)
-    view.add_item(ActionButton(game_id, version, f"{verb}ok"))
-    view.add_item(ActionButton(game_id, version, "cancel"))
+    view.add_item(ActionButton(game_id, version, f"{verb}ok", lang=lang))
+    view.add_item(ActionButton(game_id, version, "cancel", lang=lang))
     return view
 
 

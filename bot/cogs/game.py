@@ -169,14 +169,16 @@ class Game(commands.Cog):
     async def join(self, interaction: discord.Interaction) -> None:
         game = await self.service.join(_channel(interaction), interaction.user.id,
                                        display_name(interaction.user))
-        await flow.lobby_changed(interaction, game, text.LOBBY_JOINED.format(game=game.id))
+        await flow.lobby_changed(interaction, game, i18n.t(
+            "lobby.joined", await reply_language(interaction), game=game.id))
 
     @sw.command(name="leave", description="Leave the lobby in this channel")
     async def leave(self, interaction: discord.Interaction) -> None:
         settings = self.bot.settings  # type: ignore[attr-defined]
         game = await self.service.leave(_channel(interaction), interaction.user.id,
                                         is_mod=is_moderator(interaction, settings.mod_role_id))
-        await flow.lobby_changed(interaction, game, text.LOBBY_LEFT.format(game=game.id))
+        await flow.lobby_changed(interaction, game, i18n.t(
+            "lobby.left", await reply_language(interaction), game=game.id))
 
     @sw.command(name="start", description="Start the game (the opener or a moderator)")
     async def start(self, interaction: discord.Interaction) -> None:
@@ -465,7 +467,8 @@ class Game(commands.Cog):
     @app_commands.describe(on="True: DM me when I must act; False: stop")
     async def notify(self, interaction: discord.Interaction, on: bool) -> None:
         await self.service.store.set_turn_dm(interaction.user.id, on)
-        await send(interaction, text.notify_line(on), ephemeral=True)
+        await send(interaction, i18n.t("notify.on" if on else "notify.off",
+                                       await reply_language(interaction)), ephemeral=True)
 
     # -- language -------------------------------------------------------------------------
 

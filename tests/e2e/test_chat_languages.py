@@ -63,7 +63,9 @@ async def test_thai_and_hungarian_players_each_read_their_own_language(
         combos = await fake.autocomplete(first, ch, "sw pick", focused="slot", value="")
         tokens = {"th": "โทเคน", "hu": "lapka"}[mine]
         assert combos and all(tokens in c["name"] for c in combos), combos[:2]
-        await fake.wait_for_reply(await fake.slash(first, ch, "sw pick", options={"slot": 1}))
+        ack = await fake.wait_for_reply(await fake.slash(first, ch, "sw pick",
+                                                         options={"slot": 1}))
+        assert ack.ephemeral and ack.content.startswith(i18n.t("ack.done", mine)), ack.content
         targets = await fake.autocomplete(first, ch, "sw conquer", focused="region", value="")
         verb = {"th": "ยึดพื้นที่", "hu": "régió meghódítása"}[mine]
         assert targets and all(verb in c["name"] for c in targets), targets[:2]
