@@ -114,7 +114,7 @@ async def refresh_lobby(client: discord.Client, service: GameService, game: Game
     if game.status is GameStatus.LOBBY:
         return await _edit(client, game.channel_id, stored[0], content=lobby_content(game),
                            view=lobby_view(game), allowed_mentions=NO_MENTIONS)
-    return await _edit(client, game.channel_id, stored[0], content=text.LOBBY_CLOSED, view=None)
+    return await _edit(client, game.channel_id, stored[0], content=i18n.t("lobby.closed", of_game(game)), view=None)
 
 
 async def lobby_changed(interaction: discord.Interaction, game: GameRow, private: str) -> None:
@@ -126,7 +126,7 @@ async def lobby_changed(interaction: discord.Interaction, game: GameRow, private
     elif game.status is GameStatus.LOBBY:
         await post_lobby(interaction, game, private)
     else:
-        await send(interaction, text.LOBBY_CLOSED)
+        await send(interaction, i18n.t("lobby.closed", of_game(game)))
 
 
 async def lobby_click(interaction: discord.Interaction, game_id: int, op: str,
@@ -170,7 +170,7 @@ async def lobby_click(interaction: discord.Interaction, game_id: int, op: str,
         await interaction.response.edit_message(content=lobby_content(game), view=lobby_view(game),
                                                 allowed_mentions=NO_MENTIONS)
     else:
-        await interaction.response.edit_message(content=text.LOBBY_CLOSED, view=None)
+        await interaction.response.edit_message(content=i18n.t("lobby.closed", of_game(game)), view=None)
     clicked = interaction.message.id if interaction.message else None
     await refresh_lobby(interaction.client, service, game, skip=clicked)
 
@@ -300,7 +300,8 @@ async def show_map(interaction: discord.Interaction, *, ephemeral: bool = False)
     obs = engine.observe(loaded.state, None)
     picture = await map_file(loaded.state, description=text.map_alt(obs),
                              lang=of_game(loaded.game))
-    caption = f"Game #{loaded.game.id} — round {obs.get('round', '?')}."
+    caption = i18n.t("map.caption", of_game(loaded.game), game=loaded.game.id,
+                     round=obs.get("round", "?"))
     if picture is None:
         caption += " (The map picture is not available right now.)"
     await interaction.followup.send(caption, file=picture or discord.utils.MISSING,
@@ -496,9 +497,10 @@ async def _post_turn(interaction: discord.Interaction, outcome: Outcome,
     if message_id:
         await service.store.set_game_message(game.id, message_id, summary)
     if previous and previous[0] != message_id:
-        kept = previous[1] or text.LOBBY_STARTED.format(
-            game=game.id, players=", ".join(f"<@{s.user_id}>" for s in game.players
-                                            if s.user_id))
+        kept = previous[1] or i18n.t(
+            "lobby.started", lang, game=game.id,
+            players=i18n.t("list.sep", lang).join(f"<@{s.user_id}>" for s in game.players
+                                                  if s.user_id))
         await _edit(interaction.client, game.channel_id, previous[0], content=kept, view=None,
                     allowed_mentions=NO_MENTIONS)
     clicked = interaction.message

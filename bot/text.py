@@ -361,9 +361,6 @@ def income_parts(breakdown: Any, lang: str = "en") -> str:
     return i18n.t("income.head", lang, parts=" · ".join(parts)) if parts else ""
 
 
-LOBBY_CLOSED = "The lobby was closed: everybody left."
-LOBBY_STARTED = "**Small World game #{game}** — started with {players}."
-MOD_ENDED = "Game #{game} was ended by a moderator. Start a new one with `/sw new`."
 MENU_MORE = "{shown} of {total} shown — type `/sw {command}` to reach the rest"
 
 HELP = """**How to play Small World here**

@@ -563,9 +563,9 @@ class Game(commands.Cog):
         channel_id = _channel(interaction)
         self._require_mod(interaction)
         game = await self.service.end(channel_id, interaction.user.id)
-        await flow.retire_game_message(self.bot, self.service, game,
-                                       text.MOD_ENDED.format(game=game.id))
-        await send(interaction, text.MOD_ENDED.format(game=game.id))
+        ended = i18n.t("game.mod_ended", of_game(game), game=game.id)
+        await flow.retire_game_message(self.bot, self.service, game, ended)
+        await send(interaction, ended)
 
     @mod.command(name="undo", description="Take back the last actions, whoever made them")
     @app_commands.describe(count="How many actions (default 1)")
