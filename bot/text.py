@@ -363,17 +363,6 @@ def income_parts(breakdown: Any, lang: str = "en") -> str:
 
 MENU_MORE = "{shown} of {total} shown — type `/sw {command}` to reach the rest"
 
-HELP = """**How to play Small World here**
-1. `/sw new` opens a game; others press **Join** (or `/sw join`); the opener presses **Start**.
-2. On your turn the game's panel (the newest game message) pings you. Pick a race and power (`/sw pick`, 1–6 as numbered on the picture), then conquer regions (`/sw conquer`), move and deploy tokens, and press **End turn** (`/sw end`) to score.
-3. When your race is spent, **Decline** (`/sw decline`) instead of conquering: it ends your turn, and next turn you pick a fresh race.
-4. If a conquest leaves you survivors, you place them when that turn ends.
-Coins are secret: you get them by DM after each turn (`/sw score` any time); the richest player after the last round wins.
-
-**Commands** — `/sw status` (whose turn, what you can do), `/sw map`, `/sw board` (regions by holder), `/sw log`, `/sw undo`, `/sw rules` (races, powers, topics), `/sw notify` (DM me when it is my turn), `/sw power ...` (race and power actions).
-Moderators: `/sw-mod skip|kick|end|undo`."""
-
-
 def map_alt(obs: dict[str, Any], *, what: str = "Map") -> str:
     """Alt text of a map: round, whose turn, who holds how many regions. Never coins."""
     regions = obs.get("regions") or {}

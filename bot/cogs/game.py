@@ -452,7 +452,8 @@ class Game(commands.Cog):
 
     @sw.command(name="help", description="How to play here: the turn and the commands")
     async def help_(self, interaction: discord.Interaction) -> None:
-        await send(interaction, text.HELP, ephemeral=True)
+        await send(interaction, i18n.t("help.text", await reply_language(interaction)),
+                   ephemeral=True)
 
     @sw.command(name="board", description="Every region of the map as text, by holder")
     @app_commands.describe(public="Post it for everyone (default: only you see it)")
