@@ -1,6 +1,6 @@
 """Which language, where: a player's own replies and DMs, a game's public posts and pictures.
 
-- Ephemeral replies: the user's `/sw language` choice, else the language of their Discord
+- Ephemeral replies: the user's `/sw-language` choice, else the language of their Discord
   client (the interaction's locale) when we have it, else the server's language, else
   English.
 - DMs: the user's choice, else the locale they last used with the bot, else the game's.
@@ -16,7 +16,7 @@ from typing import Any
 import i18n
 
 USER, GUILD = "user", "guild"
-FOLLOW_DISCORD = "discord"  # the /sw language choice that clears a user's override
+FOLLOW_DISCORD = "discord"  # the /sw-language choice that clears a user's override
 
 
 def parse(value: str | None) -> str | None:

@@ -473,9 +473,10 @@ class Game(commands.Cog):
 
     # -- language -------------------------------------------------------------------------
 
-    @sw.command(name="language",
-                description="Choose the language I answer you in (or this server's games, "
-                            "for moderators)")
+    # top level (like /sw-mod): /sw already holds Discord's limit of 25 subcommands
+    @app_commands.command(name="sw-language",
+                          description="Choose the language I answer you in (or this server's "
+                                      "games, for moderators)")
     @app_commands.describe(language="A language, or Discord to follow your Discord setting",
                            server="Set it for this server's games (moderators)")
     @app_commands.choices(language=[*LANGUAGE_CHOICES,

@@ -1,6 +1,6 @@
 """Languages through the real client and the fake Discord: each player's ephemeral replies in
 their own language, a server's games in the server's language (posts and pictures), and
-/sw language taking effect on the very next reply."""
+/sw-language taking effect on the very next reply."""
 
 from __future__ import annotations
 
@@ -99,10 +99,10 @@ async def test_a_server_set_to_icelandic_posts_and_draws_in_icelandic(
         await bot.wait_until_ready()
         # only a moderator may set the server's language
         nope = await fake.wait_for_reply(await fake.slash(
-            ann, ch, "sw language", options={"language": "is", "server": True}))
+            ann, ch, "sw-language", options={"language": "is", "server": True}))
         assert nope.ephemeral and nope.content == i18n.t("lang.need_mod", "en")
         done = await fake.wait_for_reply(await fake.slash(
-            mod, ch, "sw language", options={"language": "is", "server": True}))
+            mod, ch, "sw-language", options={"language": "is", "server": True}))
         assert done.ephemeral and done.content == i18n.t("lang.set_server", "is")
 
         panel = await _start(fake, ann, bob)
@@ -150,16 +150,16 @@ async def test_switching_language_changes_the_next_reply(fake_discord: FakeDisco
         assert before.content == i18n.t("score.none", "en")
 
         chosen = await fake.wait_for_reply(await fake.slash(
-            kim, ch, "sw language", options={"language": "hu"}))
+            kim, ch, "sw-language", options={"language": "hu"}))
         assert chosen.ephemeral and chosen.content == i18n.t("lang.set_user", "hu")
         after = await fake.wait_for_reply(await fake.slash(kim, ch, "sw score"))
         assert after.content == i18n.t("score.none", "hu")
 
-        shown = await fake.wait_for_reply(await fake.slash(kim, ch, "sw language"))
+        shown = await fake.wait_for_reply(await fake.slash(kim, ch, "sw-language"))
         assert "Magyar" in shown.content
 
         back = await fake.wait_for_reply(await fake.slash(
-            kim, ch, "sw language", options={"language": "discord"}))
+            kim, ch, "sw-language", options={"language": "discord"}))
         assert back.content == i18n.t("lang.reset_user", "en")
         again = await fake.wait_for_reply(await fake.slash(kim, ch, "sw score"))
         assert again.content == i18n.t("score.none", "en")
@@ -170,7 +170,7 @@ async def test_switching_language_changes_the_next_reply(fake_discord: FakeDisco
         await bot.wait_until_ready()
         danish = await fake.wait_for_reply(await fake.slash(kim, ch, "sw score"))
         assert danish.content == i18n.t("score.none", "da")
-        await fake.wait_for_reply(await fake.slash(kim, ch, "sw language",
+        await fake.wait_for_reply(await fake.slash(kim, ch, "sw-language",
                                                    options={"language": "hu"}))
     async with fake.running(make_bot(fake, tmp_path / "switch.db")) as bot:
         await bot.wait_until_ready()
