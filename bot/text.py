@@ -361,6 +361,7 @@ def income_parts(breakdown: Any, lang: str = "en") -> str:
     return i18n.t("income.head", lang, parts=" · ".join(parts)) if parts else ""
 
 
+LOBBY_STARTED = "**Small World game #{game}** — started with {players}."
 MENU_MORE = "{shown} of {total} shown — type `/sw {command}` to reach the rest"
 
 def map_alt(obs: dict[str, Any], *, what: str = "Map") -> str:
