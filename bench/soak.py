@@ -51,9 +51,9 @@ from bot.store import GameStatus, Store  # noqa: E402
 def told_done(reply: Any) -> bool:
     """The bot told the player the action happened: a public answer, or the private "Done"
     of a slash command whose result went into the game's living message."""
-    from bot.text import ACTION_DONE
+    import i18n
 
-    return not reply.ephemeral or reply.content.startswith(ACTION_DONE)
+    return not reply.ephemeral or reply.content.startswith(i18n.t("ack.done", "en"))
 
 
 SETTING_KEYS = ("DISCORD_TOKEN", "DATABASE_URL", "MOD_ROLE_ID", "DEV_GUILD_ID", "LOG_LEVEL",

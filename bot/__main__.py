@@ -55,6 +55,13 @@ def _cmd_run(args: argparse.Namespace, settings: Settings) -> int:
     import discord
 
     configure_logging(settings.log_level)
+    from render.text import require_raqm
+
+    try:
+        require_raqm()  # pictures in Thai need complex layout: say so now, not mid-game
+    except RuntimeError as exc:
+        print(f"{PROG}: {exc}", file=sys.stderr)
+        return 2
     from bot.app import run  # imported late so a settings error needs no discord setup
     from bot.store import StoreError
 

@@ -20,9 +20,11 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.clock import Scheduler
+from bot.language import Languages, of_game
 from bot.service import GameService
 from bot.settings import Settings
 from bot.store import Store
+from bot.translator import CatalogTranslator
 from bot.ui import report_error
 
 log = logging.getLogger(__name__)
@@ -153,9 +155,17 @@ class SmallWorldBot(commands.Bot):
     async def setup_hook(self) -> None:
         self.store = await Store.open(self.settings.database_url)
         self.service = GameService(self.store, clock=self.settings.clock_rules())
+        self.languages = Languages(self.store)
+
+        async def dm_language(user_id: int, game: Any) -> str:
+            return await self.languages.for_user(user_id, fallback=of_game(game),
+                                                 guild_id=game.guild_id)
+
+        self.service.dm_language = dm_language  # coin DMs in each reader's language
         log.info("store open at %s", self.store.path)
         for ext in EXTENSIONS:
             await self.load_extension(ext)
+        await self.tree.set_translator(CatalogTranslator())
         await self.sync_commands()
         self._warmup = asyncio.create_task(self._warm_pictures(), name="warm-render")
         self._clock = asyncio.create_task(self._start_clock(), name="start-clock")

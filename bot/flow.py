@@ -20,7 +20,9 @@ from typing import Any
 import discord
 
 import engine
+import i18n
 from bot import text
+from bot.language import of_game, reply_language
 from bot.pictures import draw_ahead, final_file, map_file, row_file
 from bot.service import GameService, LobbyError, Outcome, Panel, ServiceError, StaleVersion
 from bot.store import GameRow, GameStatus, OwedDM, Store, StoreError
@@ -112,7 +114,7 @@ async def refresh_lobby(client: discord.Client, service: GameService, game: Game
     if game.status is GameStatus.LOBBY:
         return await _edit(client, game.channel_id, stored[0], content=lobby_content(game),
                            view=lobby_view(game), allowed_mentions=NO_MENTIONS)
-    return await _edit(client, game.channel_id, stored[0], content=text.LOBBY_CLOSED, view=None)
+    return await _edit(client, game.channel_id, stored[0], content=i18n.t("lobby.closed", of_game(game)), view=None)
 
 
 async def lobby_changed(interaction: discord.Interaction, game: GameRow, private: str) -> None:
@@ -124,7 +126,7 @@ async def lobby_changed(interaction: discord.Interaction, game: GameRow, private
     elif game.status is GameStatus.LOBBY:
         await post_lobby(interaction, game, private)
     else:
-        await send(interaction, text.LOBBY_CLOSED)
+        await send(interaction, i18n.t("lobby.closed", of_game(game)))
 
 
 async def lobby_click(interaction: discord.Interaction, game_id: int, op: str,
@@ -168,7 +170,7 @@ async def lobby_click(interaction: discord.Interaction, game_id: int, op: str,
         await interaction.response.edit_message(content=lobby_content(game), view=lobby_view(game),
                                                 allowed_mentions=NO_MENTIONS)
     else:
-        await interaction.response.edit_message(content=text.LOBBY_CLOSED, view=None)
+        await interaction.response.edit_message(content=i18n.t("lobby.closed", of_game(game)), view=None)
     clicked = interaction.message.id if interaction.message else None
     await refresh_lobby(interaction.client, service, game, skip=clicked)
 
@@ -215,17 +217,18 @@ async def run_action(
         if (game_id is None or game_id == panel.game_id) and (
                 version is None or version == panel.version) and \
                 _needs_confirmation(panel, interaction.user.id, str(verb)):
-            question = (text.CONFIRM_DECLINE.format(race=panel.active or "race")
+            lang = await reply_language(interaction)
+            question = (i18n.t("confirm.decline", lang, race=panel.active or "race")
                         if verb == "decline" else
-                        text.CONFIRM_END.format(tokens=f"{panel.hand} token"
-                                                + ("s" if panel.hand != 1 else "")))
+                        i18n.t("confirm.end", lang, tokens=panel.hand))
             await send(interaction, question, ephemeral=True,
-                       view=confirm_view(panel.game_id, panel.version, str(verb)))
+                       view=confirm_view(panel.game_id, panel.version, str(verb), lang))
             return
     outcome = await service.act(channel_id, interaction.user.id, action, game_id=game_id,
                                 version=version)
     if confirmed:  # the question goes away; the answer comes in the channel
-        await interaction.response.edit_message(content=text.CONFIRMED, view=None)
+        await interaction.response.edit_message(
+            content=i18n.t("confirm.done", await reply_language(interaction)), view=None)
     await announce(interaction, outcome)
 
 
@@ -261,17 +264,18 @@ async def button_click(
         elif verb == "undo":
             await run_undo(interaction, version=version)
         elif verb == "cancel":
-            await interaction.response.edit_message(content=text.CONFIRM_GONE, view=None)
+            await interaction.response.edit_message(
+                content=i18n.t("confirm.gone", await reply_language(interaction)), view=None)
         elif verb in ("declineok", "endok"):
             await run_action(interaction, {"do": verb[:-2]}, game_id=game_id, version=version,
                              confirmed=True)
         elif verb in ("roll", "decline", "end"):
             await run_action(interaction, {"do": verb}, game_id=game_id, version=version)
         else:
-            raise StaleVersion(text.STALE_PANEL)
+            raise StaleVersion.said("svc.stale_panel")
     except Exception as exc:  # noqa: BLE001 - everything ends in report_error
         if isinstance(exc, StaleVersion):
-            exc = StaleVersion(text.STALE_PANEL)
+            exc = StaleVersion.said("svc.stale_panel")
         await report_error(interaction, exc)
         if isinstance(exc, StaleVersion):
             await _retire_clicked(interaction)
@@ -284,7 +288,7 @@ async def select_click(
         await run_action(interaction, action, game_id=game_id, version=version)
     except Exception as exc:  # noqa: BLE001
         if isinstance(exc, StaleVersion):
-            exc = StaleVersion(text.STALE_PANEL)
+            exc = StaleVersion.said("svc.stale_panel")
         await report_error(interaction, exc)
         if isinstance(exc, StaleVersion):
             await _retire_clicked(interaction)
@@ -294,8 +298,10 @@ async def show_map(interaction: discord.Interaction, *, ephemeral: bool = False)
     loaded = await service_of(interaction).last_view(interaction.channel_id or 0)
     await interaction.response.defer(ephemeral=ephemeral, thinking=True)
     obs = engine.observe(loaded.state, None)
-    picture = await map_file(loaded.state, description=text.map_alt(obs))
-    caption = f"Game #{loaded.game.id} — round {obs.get('round', '?')}."
+    picture = await map_file(loaded.state, description=text.map_alt(obs),
+                             lang=of_game(loaded.game))
+    caption = i18n.t("map.caption", of_game(loaded.game), game=loaded.game.id,
+                     round=obs.get("round", "?"))
     if picture is None:
         caption += " (The map picture is not available right now.)"
     await interaction.followup.send(caption, file=picture or discord.utils.MISSING,
@@ -370,14 +376,14 @@ async def _update_panel(interaction: discord.Interaction, outcome: Outcome,
         return await _post_turn(interaction, outcome, panel)
     message_id, summary = stored
     if _shown.get(game.id, -1) > outcome.stamp:  # a newer change got there first
-        await send(interaction, _clip([text.ACTION_DONE, *outcome.public]), ephemeral=True,
+        await send(interaction, _clip([i18n.t("ack.done", await reply_language(interaction)), *outcome.public]), ephemeral=True,
                    allowed_mentions=NO_MENTIONS)
         return message_id
     _shown[game.id] = outcome.stamp
-    _, live = await service.turn_story(game.id)
+    _, live = await service.turn_story(game.id, lang=of_game(game))
     live += outcome.headline  # e.g. "ann took back: ..." until the next action
-    content = _compose(summary, live, panel_prompt(panel) if panel else "")
-    view = turn_view(panel) if panel is not None else None
+    content = _compose(summary, live, panel_prompt(panel, of_game(game)) if panel else "")
+    view = turn_view(panel, of_game(game)) if panel is not None else None
     clicked = interaction.message
     on_living = clicked is not None and clicked.id == message_id
     extra: dict[str, Any] = {}
@@ -385,7 +391,7 @@ async def _update_panel(interaction: discord.Interaction, outcome: Outcome,
         # survivors were placed and the next turn began: the pictures show the new position
         # (and the combo row, if the next player must pick)
         if not on_living:
-            await send(interaction, _clip([text.ACTION_DONE, *outcome.public]),
+            await send(interaction, _clip([i18n.t("ack.done", await reply_language(interaction)), *outcome.public]),
                        ephemeral=True, allowed_mentions=NO_MENTIONS)
         files = await _pictures(interaction, outcome, panel)
         if files:
@@ -401,7 +407,7 @@ async def _update_panel(interaction: discord.Interaction, outcome: Outcome,
                                                 allowed_mentions=NO_MENTIONS, **extra)
         return message_id
     if not interaction.response.is_done():
-        await send(interaction, _clip([text.ACTION_DONE, *(outcome.headline or outcome.public)]),
+        await send(interaction, _clip([i18n.t("ack.done", await reply_language(interaction)), *(outcome.headline or outcome.public)]),
                    ephemeral=True, allowed_mentions=NO_MENTIONS)
     if await _edit(interaction.client, game.channel_id, message_id, content=content,
                    view=view, allowed_mentions=NO_MENTIONS, **extra) is None:
@@ -417,11 +423,12 @@ async def _pictures(interaction: discord.Interaction, outcome: Outcome,
     """The map (and the combo row when the next player must pick), with their alt text;
     an interaction not yet answered is deferred if they take long."""
     obs = engine.observe(outcome.state, None)
+    lang = of_game(outcome.game)
     tasks = [asyncio.ensure_future(map_file(outcome.state, outcome.highlight,
-                                            description=text.map_alt(obs)))]
+                                            description=text.map_alt(obs), lang=lang))]
     if panel is not None and panel.picks:
         tasks.append(asyncio.ensure_future(row_file(outcome.state,
-                                                    description=text.row_alt(obs))))
+                                                    description=text.row_alt(obs), lang=lang)))
     try:
         _, pending = await asyncio.wait(tasks, timeout=DEFER_AFTER)
         if pending and not interaction.response.is_done():
@@ -440,30 +447,34 @@ async def _post_turn(interaction: discord.Interaction, outcome: Outcome,
     service = service_of(interaction)
     game = outcome.game
     obs = engine.observe(outcome.state, None)
+    lang = of_game(game)
     # pictures are drawn in a worker while the text is worked out here
     map_task = asyncio.ensure_future(map_file(
         outcome.state, outcome.highlight or _highlight(outcome.events),
-        description=text.map_alt(obs)))
+        description=text.map_alt(obs), lang=lang))
     final_task = (asyncio.ensure_future(final_file(
         outcome.state, description=text.final_alt(
-            engine.observe(outcome.state, None, reveal_all=True))))
+            engine.observe(outcome.state, None, reveal_all=True)), lang=lang))
         if outcome.finished else None)
-    row_task = (asyncio.ensure_future(row_file(outcome.state, description=text.row_alt(obs)))
+    row_task = (asyncio.ensure_future(row_file(outcome.state, description=text.row_alt(obs),
+                                               lang=lang))
                 if panel is not None and panel.picks else None)
     try:
         finished, live = ([], [])
         if outcome.first_seq or outcome.finished:
-            finished, live = await service.turn_story(game.id, outcome.first_seq)
+            finished, live = await service.turn_story(game.id, outcome.first_seq,
+                                                      lang=of_game(game))
         elif outcome.version:
-            _, live = await service.turn_story(game.id)
+            _, live = await service.turn_story(game.id, lang=of_game(game))
         summary_lines = [*outcome.headline, *finished]
         if outcome.finished:
             truth = engine.observe(outcome.state, None, reveal_all=True)
-            summary_lines += text.ranking_lines(truth.get("ranking"), truth.get("players", {}))
+            summary_lines += text.ranking_lines(truth.get("ranking"), truth.get("players", {}),
+                                                lang)
             live = []
         summary = "\n".join(text.clip_lines(summary_lines, SUMMARY_LIMIT, newest=True))
-        prompt = panel_prompt(panel) if panel is not None and panel.actor else ""
-        view = turn_view(panel) if panel is not None and panel.actor else None
+        prompt = panel_prompt(panel, lang) if panel is not None and panel.actor else ""
+        view = turn_view(panel, lang) if panel is not None and panel.actor else None
         ping = [discord.Object(id=u) for u in
                 ((panel.actor_id, panel.next_id) if panel is not None else ()) if u]
         tasks = [t for t in (map_task, row_task, final_task) if t is not None]
@@ -486,9 +497,10 @@ async def _post_turn(interaction: discord.Interaction, outcome: Outcome,
     if message_id:
         await service.store.set_game_message(game.id, message_id, summary)
     if previous and previous[0] != message_id:
-        kept = previous[1] or text.LOBBY_STARTED.format(
-            game=game.id, players=", ".join(f"<@{s.user_id}>" for s in game.players
-                                            if s.user_id))
+        kept = previous[1] or i18n.t(
+            "lobby.started", lang, game=game.id,
+            players=i18n.t("list.sep", lang).join(f"<@{s.user_id}>" for s in game.players
+                                                  if s.user_id))
         await _edit(interaction.client, game.channel_id, previous[0], content=kept, view=None,
                     allowed_mentions=NO_MENTIONS)
     clicked = interaction.message
@@ -517,8 +529,14 @@ async def notify_turn(interaction: discord.Interaction, outcome: Outcome, panel:
         client = interaction.client
         user = client.get_user(panel.actor_id) or await client.fetch_user(panel.actor_id)
         link = _jump(outcome.game.guild_id, outcome.game.channel_id, message_id)
-        await user.send(text.turn_dm_line(outcome.game.channel_id, outcome.game.id,
-                                          panel.round, panel.is_defender, link))
+        lang = of_game(outcome.game)
+        languages = getattr(client, "languages", None)
+        if languages is not None:
+            lang = await languages.for_user(panel.actor_id, fallback=lang,
+                                            guild_id=outcome.game.guild_id)
+        await user.send(i18n.t("dm.turn", lang, game=outcome.game.id,
+                               channel=outcome.game.channel_id, round=panel.round,
+                               defender=panel.is_defender, link=f" — {link}" if link else ""))
     except discord.HTTPException as exc:
         log.info("turn DM to %s failed: %s", panel.actor_id, exc)
 
@@ -532,8 +550,9 @@ async def retire_game_message(client: discord.Client, service: GameService, game
                     allowed_mentions=NO_MENTIONS)
 
 
-def dm_body(dm: OwedDM) -> str:
-    return f"Small World game #{dm.game_id} in <#{dm.channel_id}>:\n" + "\n".join(dm.lines)
+def dm_body(dm: OwedDM, lang: str = i18n.DEFAULT) -> str:
+    return (i18n.t("dm.header", lang, game=dm.game_id, channel=f"<#{dm.channel_id}>") + "\n"
+            + "\n".join(dm.lines))
 
 
 # -- posts nobody asked for: AI turns, timeouts, reminders ----------------------------------
@@ -623,10 +642,19 @@ async def send_owed(client: discord.Client, store: Store, *, game_id: int | None
     try:
         stale = {} if stale_after is None else {"stale_after": stale_after}
         owed = await store.owed_dms(game_id, **stale)
+        games: dict[int, GameRow] = {}
         for dm in owed:
             if not await store.claim_dm(dm.id, **stale):
                 continue
-            body = dm_body(dm)
+            # the header in the language the lines were worded in at the commit
+            game = games.get(dm.game_id) or await store.get_game(dm.game_id)
+            lang = of_game(game) if game is not None else i18n.DEFAULT
+            languages = getattr(client, "languages", None)
+            if languages is not None and game is not None:
+                games[dm.game_id] = game
+                lang = await languages.for_user(dm.user_id, fallback=lang,
+                                                guild_id=game.guild_id)
+            body = dm_body(dm, lang)
             try:
                 user = client.get_user(dm.user_id) or await client.fetch_user(dm.user_id)
                 await user.send(body, nonce=f"sw-dm-{dm.id}")
@@ -634,7 +662,7 @@ async def send_owed(client: discord.Client, store: Store, *, game_id: int | None
                 if (exc.code == DM_CLOSED and interaction is not None
                         and dm.user_id == interaction.user.id):
                     await interaction.followup.send(
-                        body + "\n(Your DMs are closed, so here it is privately.)",
+                        body + "\n" + i18n.t("dm.closed", lang),
                         ephemeral=True)
                     await store.dm_done(dm.id, "ephemeral")
                 else:

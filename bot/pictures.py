@@ -37,6 +37,8 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.language import of_game
+
 if TYPE_CHECKING:
     from bot.service import GameService, Outcome
 
@@ -313,31 +315,37 @@ def _row_key(state: Any) -> str | None:
         return None
 
 
+def _in(key: str | None, lang: str) -> str | None:
+    """A picture cache key for one language (the same position differs in words)."""
+    return None if key is None else f"{lang}:{key}"
+
+
 async def map_png(state: Any, highlight: tuple[int, ...] = (), *,
-                  ahead: bool = False) -> bytes | None:
+                  ahead: bool = False, lang: str = "en") -> bytes | None:
     highlight = tuple(highlight)
-    return await _MAPS.get(_map_key(state, highlight), "map_png", state, ahead=ahead,
-                           highlight=highlight)
+    return await _MAPS.get(_in(_map_key(state, highlight), lang), "map_png", state, ahead=ahead,
+                           highlight=highlight, lang=lang)
 
 
 async def map_file(state: Any, highlight: tuple[int, ...] = (), *,
-                   description: str | None = None) -> discord.File | None:
-    return _file(await map_png(state, tuple(highlight)), "map.png", description)
+                   description: str | None = None, lang: str = "en") -> discord.File | None:
+    return _file(await map_png(state, tuple(highlight), lang=lang), "map.png", description)
 
 
-async def row_file(state: Any, *, ahead: bool = False,
-                   description: str | None = None) -> discord.File | None:
+async def row_file(state: Any, *, ahead: bool = False, description: str | None = None,
+                   lang: str = "en") -> discord.File | None:
     """The combo row picture; the row changes only when someone picks, so it is cached."""
-    return _file(await _ROWS.get(_row_key(state), "row_png", state, ahead=ahead), "combos.png",
-                 description)
+    return _file(await _ROWS.get(_in(_row_key(state), lang), "row_png", state, ahead=ahead,
+                                 lang=lang), "combos.png", description)
 
 
-async def final_png(state: Any) -> bytes | None:
-    return await _render("final_png", state)
+async def final_png(state: Any, *, lang: str = "en") -> bytes | None:
+    return await _render("final_png", state, lang=lang)
 
 
-async def final_file(state: Any, *, description: str | None = None) -> discord.File | None:
-    return _file(await final_png(state), "final.png", description)
+async def final_file(state: Any, *, description: str | None = None,
+                     lang: str = "en") -> discord.File | None:
+    return _file(await final_png(state, lang=lang), "final.png", description)
 
 
 # -- guesses --------------------------------------------------------------------------------
@@ -392,15 +400,16 @@ async def _guess(service: GameService, outcome: Outcome, what: str) -> None:
     import engine
 
     state = outcome.state
+    lang = of_game(outcome.game)
     try:
         if what == "row":
-            await row_file(state, ahead=True)
+            await row_file(state, ahead=True, lang=lang)
             return
         trial = engine.apply(state, engine.parse_action({"do": "end", "player": state.actor}))
         highlight = tuple(await service.turn_conquests(outcome.game.id))
-        await map_png(trial.state, highlight, ahead=True)  # (a cached one is not redrawn)
+        await map_png(trial.state, highlight, ahead=True, lang=lang)  # cached: not redrawn
         if any(a.model_dump(mode="json")["do"] == "pick"
                for a in engine.legal_actions(trial.state)):
-            await row_file(trial.state, ahead=True)
+            await row_file(trial.state, ahead=True, lang=lang)
     except Exception:  # noqa: BLE001 - a guess that failed costs nothing
         log.debug("drawing the end of turn ahead failed", exc_info=True)

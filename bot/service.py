@@ -20,8 +20,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import engine
+import i18n
 from bot import text
 from bot.clock import ClockConfig, ClockRules, Deadline, clock_of, format_duration, turn_rows
+from bot.language import of_game
 from bot.store import (
     ChannelBusy,
     GameRow,
@@ -52,9 +54,15 @@ class ServiceError(Exception):
 
     code = "refused"
 
-    def __init__(self, message: str) -> None:
+    def __init__(self, message: str, key: str | None = None, **params: Any) -> None:
         super().__init__(message)
         self.message = message
+        self.key, self.params = key, params  # a catalog sentence, so any language can word it
+
+    @classmethod
+    def said(cls, key: str, **params: Any) -> ServiceError:
+        """The refusal whose sentence is the catalog's `key` (English here; ui words it)."""
+        return cls(i18n.t(key, "en", **params), key, **params)
 
 
 class NoGameHere(ServiceError):
@@ -90,12 +98,14 @@ class RuleBroken(ServiceError):
 
     code = "rule"
 
-    def __init__(self, message: str, rule_code: str) -> None:
+    def __init__(self, message: str, rule_code: str, key: str | None = None,
+                 params: dict[str, Any] | None = None) -> None:
         super().__init__(message)
         self.rule_code = rule_code
+        self.key, self.params = key, dict(params or {})  # the engine's sentence, as data
 
 
-STALE_MESSAGE = "This board is out of date: the game has moved on. Use `/sw status` for the current one."
+STALE_MESSAGE = i18n.t("svc.stale", "en")
 
 
 # -- results --------------------------------------------------------------------------------
@@ -156,8 +166,13 @@ class ComboChoice:
     coins: int
     can_pick: bool
 
-    def label(self) -> str:
-        return text.combo_label(self.race, self.power, self.tokens, self.cost, self.coins)
+    def label(self, lang: str = "en") -> str:
+        return text.combo_label(self.race, self.power, self.tokens, self.cost, self.coins, lang)
+
+    def pick_label(self, lang: str = "en") -> str:
+        """The label, noting when the player cannot pay for it."""
+        label = self.label(lang)
+        return label if self.can_pick else i18n.t("label.cannot_pick", lang, label=label)
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,9 +185,11 @@ class Target:
     terrain: str
     holder: str  # "empty", "lost tribe", or "<player>'s <Race>"
     action: dict[str, Any]
+    where: dict[str, Any] | None = None  # the region's public entry (words it in any language)
 
-    def label(self) -> str:
-        return text.target_label(self.region, self.verb, self.cost, self.terrain, self.holder)
+    def label(self, lang: str = "en") -> str:
+        holder = self.holder if lang == "en" else text.holder(self.where, lang)
+        return text.target_label(self.region, self.verb, self.cost, self.terrain, holder, lang)
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,6 +198,10 @@ class Choice:
 
     label: str
     action: dict[str, Any]
+
+    def label_in(self, lang: str = "en") -> str:
+        """The label in `lang`, worded from the action (the English one is `label`)."""
+        return self.label if lang == "en" else text.action_label(self.action, lang)
 
 
 @dataclass(frozen=True, slots=True)
@@ -262,17 +283,25 @@ def board_for(n_players: int) -> str:
 # -- the service ----------------------------------------------------------------------------
 
 
-def _private_lines(game: GameRow, events: list[dict[str, Any]]) -> dict[int, list[str]]:
-    """user id -> the lines of the events only that player may see (their coins)."""
+def _private_events(game: GameRow, events: list[dict[str, Any]]
+                    ) -> dict[int, list[dict[str, Any]]]:
+    """user id -> the events only that player may see (their coins)."""
     names = {s.name: s.user_id for s in game.players}
-    private: dict[int, list[str]] = defaultdict(list)
+    private: dict[int, list[dict[str, Any]]] = defaultdict(list)
     for ev in events:
         if not ev.get("private"):
             continue
         uid = names.get(ev.get("player", ""))
         if uid:
-            private[uid].append(text.describe_private(ev))
+            private[uid].append(ev)
     return dict(private)
+
+
+def _private_lines(game: GameRow, events: list[dict[str, Any]], lang: str
+                   ) -> dict[int, list[str]]:
+    """user id -> the lines of the events only that player may see, worded in `lang`."""
+    return {uid: [text.describe_private(e, lang) for e in evs]
+            for uid, evs in _private_events(game, events).items()}
 
 
 class GameService:
@@ -287,6 +316,9 @@ class GameService:
         # and who to tell when deadlines changed (the scheduler's wake-up)
         self._stints: dict[int, str] = {}
         self.deadlines_changed: Callable[[], None] | None = None
+        # the language of a player's coin DMs (the bot sets it: their own choice or locale);
+        # without it, the game's language
+        self.dm_language: Callable[[int, GameRow], Awaitable[str]] | None = None
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._cache: dict[int, Loaded] = {}  # channel id -> last loaded state
         self._costs: dict[tuple[int, int], tuple[Target, ...]] = {}
@@ -304,16 +336,13 @@ class GameService:
     async def _open_game(self, channel_id: int) -> GameRow:
         game = await self.store.open_game(channel_id)
         if game is None:
-            raise NoGameHere("There is no game in this channel. Start one with `/sw new`.")
+            raise NoGameHere.said("svc.no_game")
         return game
 
     async def _active(self, channel_id: int) -> Loaded:
         game = await self._open_game(channel_id)
         if game.status is not GameStatus.ACTIVE:
-            raise NoGameHere(
-                "The game in this channel has not started yet: join with `/sw join`, then the "
-                "opener uses `/sw start`."
-            )
+            raise NoGameHere.said("svc.not_started")
         return await self._load(game)
 
     async def _load(self, game: GameRow) -> Loaded:
@@ -355,8 +384,7 @@ class GameService:
             if game is None or game.status is not GameStatus.ACTIVE:
                 last = await self.store.last_game(channel_id, started=True)
                 if last is None or last.status.is_open:
-                    raise NoGameHere("There is no started game in this channel. "
-                                     "Start one with `/sw new`.")
+                    raise NoGameHere.said("svc.no_started_game")
                 game = last
             return await self._load(game)
 
@@ -440,7 +468,7 @@ class GameService:
                 raise LobbyError("The game has started; a moderator can remove you with "
                                  "`/sw-mod kick`.")
             if not game.seat_of(user_id):
-                raise NotSeated("You are not in this lobby.")
+                raise NotSeated.said("svc.not_in_lobby")
             seats = [s for s in game.players if s.user_id != user_id]
             humans = [s for s in seats if s.user_id]
             opener = None
@@ -459,18 +487,16 @@ class GameService:
         async with self.lock(channel_id):
             game = await self._open_game(channel_id)
             if game.status is not GameStatus.LOBBY:
-                raise LobbyError("The game has already started. Use `/sw status`.")
+                raise LobbyError.said("svc.already_started")
             if user_id != game.opener_id and not is_mod:
-                raise NotAllowed("Only the player who opened the lobby or a moderator can "
-                                 "start the game.")
+                raise NotAllowed.said("svc.only_opener")
             if not any(s.user_id for s in game.players) and not is_mod:
                 raise NotAllowed("A game of AI players only is a showcase: a moderator starts "
                                  "it. Join it first to play along.")
             n = len(game.players)
             wanted = game.options.get("max_players")
             if n < MIN_PLAYERS:
-                raise LobbyError(f"At least {MIN_PLAYERS} players are needed; {n} joined. "
-                                 "Ask someone to `/sw join`.")
+                raise LobbyError.said("svc.need_players", least=MIN_PLAYERS, n=n)
             if game.board and engine_data.board(game.board).players != n:
                 raise LobbyError(f"The board {game.board} needs {wanted} players; {n} joined.")
             board = game.board or board_for(n)
@@ -491,7 +517,7 @@ class GameService:
                 raise StaleVersion("The game was started a moment ago.") from None
             self._cache[channel_id] = Loaded(game, state)
             await self._sync_clock(self._cache[channel_id])
-            started = [text.started_line(board, [s.name for s in seats])]
+            started = [text.started_line(board, [s.name for s in seats], of_game(game))]
             if clock.on:
                 started.append(f"Clock: {clock.describe()}.")
             return Outcome(
@@ -522,19 +548,17 @@ class GameService:
     def _seat(game: GameRow, user_id: int) -> Seat:
         seat = game.seat_of(user_id)
         if seat is None:
-            raise NotSeated("You are not playing in this game. Watch along, or join the next "
-                            "one with `/sw new` / `/sw join`.")
+            raise NotSeated.said("svc.not_playing")
         return seat
 
     def _check_actor(self, loaded: Loaded, seat: Seat) -> None:
         state = loaded.state
         if state.finished:
-            raise NotYourTurn("The game is over. Start a new one with `/sw new`.")
+            raise NotYourTurn.said("svc.game_over")
         if state.actor != seat.name:
             actor_id = self._user_of(loaded.game, state.actor)
             who = f"<@{actor_id}>" if actor_id else f"**{state.actor}**"
-            raise NotYourTurn(f"It is not your turn: {who} must act now. "
-                              "You will be pinged when it is yours.")
+            raise NotYourTurn.said("svc.not_your_turn", who=who)
 
     def _parse(self, seat: Seat, action: Any) -> Any:
         if not (hasattr(action, "model_dump") or isinstance(action, dict)):
@@ -551,7 +575,7 @@ class GameService:
         try:
             return engine.apply(state, action)
         except engine.RulesViolation as exc:
-            raise RuleBroken(text.violation(exc.message), exc.code) from None
+            raise RuleBroken(text.violation(exc.message), exc.code, exc.key, exc.params) from None
         except engine.InvalidAction as exc:
             raise RuleBroken(text.violation(exc.message), exc.code) from None
 
@@ -578,11 +602,11 @@ class GameService:
                 status=GameStatus.FINISHED if finished else None,
                 # the coins DMs this action owes go out only once it is committed (and after
                 # a restart if the bot died first); at the end the totals are public anyway
-                dms=() if finished else list(_private_lines(loaded.game, events).items()),
+                dms=() if finished else await self._owed_dms(loaded.game, events),
             )
         except VersionConflict:
             self._cache.pop(loaded.game.channel_id, None)
-            raise StaleVersion(STALE_MESSAGE) from None
+            raise StaleVersion.said("svc.stale") from None
         except StoreUnavailable:
             # nothing was written, or (a connection lost during COMMIT) it may have been:
             # forget the cached state so the next command reads what the database holds
@@ -610,8 +634,9 @@ class GameService:
     def _outcome(self, after: Loaded, events: list[dict[str, Any]], by: int | None) -> Outcome:
         game, state = after.game, after.state
         names = {s.name: s.user_id for s in game.players}
-        public = text.describe_events(engine.public_events(events))
-        private = _private_lines(game, events)
+        lang = of_game(game)
+        public = text.describe_events(engine.public_events(events), lang)
+        private = _private_lines(game, events, lang)
         scored: dict[int, dict[str, int]] = {}
         for ev in events:
             uid = names.get(ev.get("player", ""))
@@ -653,7 +678,7 @@ class GameService:
             if (game_id is not None and game_id != loaded.game.id) or (
                 version is not None and version != loaded.version
             ):
-                raise StaleVersion(STALE_MESSAGE)
+                raise StaleVersion.said("svc.stale")
             seat = self._seat(loaded.game, user_id)
             if self.auto_level(loaded.game, seat.name):
                 raise NotYourTurn("The AI plays your seat while you are away. Take it back "
@@ -717,7 +742,7 @@ class GameService:
         async with self.lock(channel_id):
             loaded = await self._active(channel_id)
             if version is not None and version != loaded.version:
-                raise StaleVersion(STALE_MESSAGE)
+                raise StaleVersion.said("svc.stale")
             seat = self._seat(loaded.game, user_id)
             self._check_actor(loaded, seat)
             n = await self._n_undoable(loaded, seat)
@@ -735,7 +760,7 @@ class GameService:
         try:
             await self.store.truncate(loaded.game.id, keep, expected=loaded.version)
         except VersionConflict:
-            raise StaleVersion(STALE_MESSAGE) from None
+            raise StaleVersion.said("svc.stale") from None
         self._cache.pop(loaded.game.channel_id, None)
         self._costs = {k: v for k, v in self._costs.items() if k[0] != loaded.game.id}
         game = await self.store.get_game(loaded.game.id)
@@ -1270,6 +1295,7 @@ class GameService:
                 terrain=board.regions[rid].terrain if rid < len(board.regions) else "?",
                 holder=text.holder(regions.get(str(rid))),
                 action={k: v for k, v in a.items() if k != "player"},
+                where=regions.get(str(rid)),
             ))
         out.sort(key=lambda t: (t.verb != "conquer", t.cost if t.cost is not None else 99,
                                 t.region))
@@ -1356,15 +1382,16 @@ class GameService:
             game = await self.store.open_game(channel_id) or await self.store.last_game(
                 channel_id)
             if game is None:
-                raise NoGameHere("There is no game in this channel. Start one with `/sw new`.")
+                raise NoGameHere.said("svc.no_game")
             rows = await self.store.recent_actions(game.id, limit)
         lines = []
         for row in rows:
-            summary = text.describe_events(engine.public_events(row.events))
+            summary = text.describe_events(engine.public_events(row.events), of_game(game))
             lines.append(text.log_line(row.seq, row.action, summary))
         return lines
 
-    async def turn_story(self, game_id: int, since: int = 0) -> tuple[list[str], list[str]]:
+    async def turn_story(self, game_id: int, since: int = 0,
+                         lang: str = "en") -> tuple[list[str], list[str]]:
         """Public lines for the channel's living message: (finished, live).
 
         `finished` tells the turns that ended in actions `since`.. (empty when none did), up
@@ -1376,14 +1403,26 @@ class GameService:
         ends = [i for i, (_, e) in enumerate(events) if e.get("type") in ("turn_ended",
                                                                          "game_over")]
         if not ends:
-            return [], text.describe_events(e for _, e in events)
+            return [], text.describe_events((e for _, e in events), lang)
         last = ends[-1]
-        live = text.describe_events(e for _, e in events[last + 1:])
+        live = text.describe_events((e for _, e in events[last + 1:]), lang)
         if since <= 0 or events[last][0] < since:
             return [], live
         # the finished part starts after the last end of a turn before `since`
         start = max((i + 1 for i in ends if events[i][0] < since), default=0)
-        return text.describe_events(e for _, e in events[start:last + 1]), live
+        return text.describe_events((e for _, e in events[start:last + 1]), lang), live
+
+    async def _owed_dms(self, game: GameRow, events: list[dict[str, Any]]
+                        ) -> list[tuple[int, list[str]]]:
+        """The coin DMs an action owes, each worded in its reader's language (written to the
+        outbox with the action, sent after the commit)."""
+        out = []
+        for uid, evs in _private_events(game, events).items():
+            lang = of_game(game)
+            if self.dm_language is not None:
+                lang = await self.dm_language(uid, game)
+            out.append((uid, [text.describe_private(e, lang) for e in evs]))
+        return out
 
     async def export_log(self, channel_id: int) -> dict[str, Any]:
         """The public action log of the channel's game (running, or the last one played) as

@@ -44,7 +44,7 @@ DIALECTS = ("sqlite", "postgresql")
 TABLES = (
     "games", "actions", "snapshots", "deadlines", "guild_settings",
     "leagues", "seasons", "registrations", "league_games", "league_results",
-    "game_messages", "user_settings", "outbox",
+    "game_messages", "user_settings", "language_settings", "outbox",
 )
 OUTBOX_STALE = 60.0  # seconds after which another sender may take over a claimed DM
 OUTBOX_ATTEMPTS = 5  # a DM that failed this often is given up
@@ -1255,6 +1255,32 @@ class Store:
             "SELECT l.id, l.guild_id, l.name, s.summary_channel, s.summary_at FROM leagues l"
             " JOIN league_settings s ON s.league_id = l.id WHERE s.summary_channel IS NOT NULL"
             " ORDER BY l.id")]
+
+    # -- language settings (i18n) ---------------------------------------------------------
+
+    async def language(self, scope: str, target_id: int) -> str | None:
+        """The language set for a user or a guild (scope "user" / "guild"), None if unset."""
+        row = await self.fetchone(
+            "SELECT language FROM language_settings WHERE scope = ? AND target_id = ?",
+            (scope, target_id),
+        )
+        return None if row is None else str(row[0])
+
+    async def set_language(self, scope: str, target_id: int, language: str | None) -> None:
+        """Set (or with None clear) the language of a user or a guild."""
+        async with self.transaction() as tx:
+            if language is None:
+                await tx.execute(
+                    "DELETE FROM language_settings WHERE scope = ? AND target_id = ?",
+                    scope, target_id,
+                )
+            else:
+                await tx.execute(
+                    "INSERT INTO language_settings (scope, target_id, language, updated_at)"
+                    " VALUES (?, ?, ?, ?) ON CONFLICT (scope, target_id) DO UPDATE SET"
+                    " language = excluded.language, updated_at = excluded.updated_at",
+                    scope, target_id, language, now(),
+                )
 
     # -- whole tables (migrate, verify) ---------------------------------------------------
 

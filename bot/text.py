@@ -10,6 +10,11 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+import i18n
+from bot import sentences
+from bot.language import of_game
+from engine.events import EVENT_KINDS
+
 PRIVATE_WORDS = ("coin", "income", "score")
 VERBS = ("pick", "abandon", "conquer", "reinforce", "roll", "decline", "deploy", "move",
          "enchant", "dragon", "place", "ally", "end")
@@ -19,38 +24,37 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
-def combo_label(race: str, power: str, tokens: int, cost: int, coins: int) -> str:
-    parts = [f"{power} {race}", _plural(tokens, "token")]
-    parts.append("free" if cost == 0 else f"costs {cost}")
-    if coins:
-        parts.append(f"{_plural(coins, 'coin')} on it")
-    return " · ".join(parts)
+def combo_label(race: str, power: str, tokens: int, cost: int, coins: int,
+                lang: str = "en") -> str:
+    """A combo in a menu or autocomplete list: names, tokens, cost, coins lying on it."""
+    return i18n.t("label.combo", lang, combo=i18n.t("combo", lang, race=race, power=power),
+                  tokens=tokens, cost=cost, coins=coins)
 
 
-def target_label(region: int, verb: str, cost: int | None, terrain: str, holder: str) -> str:
-    head = {
-        "conquer": "Conquer",
-        "reinforce": "Die roll on",
-        "dragon": "Dragon on",
-        "enchant": "Enchant",
-    }.get(verb.split(" ")[0], verb.capitalize())
-    extra = " with In Decline Ghouls" if "decline" in verb else ""
-    price = f" · {_plural(cost, 'token')}" if cost is not None else ""
-    return f"{head} region {region} ({terrain}, {holder}){extra}{price}"
+def target_label(region: int, verb: str, cost: int | None, terrain: str, holder: str,
+                 lang: str = "en") -> str:
+    """A region one may attack now, with what stands on it and the tokens it takes."""
+    label = i18n.t("label.target", lang, verb=verb.split(" ")[0], region=region,
+                   terrain=terrain, holder=holder, ghouls="decline" in verb)
+    return i18n.t("label.price", lang, label=label, n=cost) if cost is not None else label
 
 
-def holder(region: dict[str, Any] | None) -> str:
+def action_label(action: dict[str, Any], lang: str = "en") -> str:
+    """A menu entry for an abandon, deploy, place or ally action."""
+    verb = action.get("do")
+    if i18n.has(f"choice.{verb}"):
+        return i18n.t(f"choice.{verb}", lang, **{k: v for k, v in action.items() if k != "do"})
+    return action_phrase(action)
+
+
+def holder(region: dict[str, Any] | None, lang: str = "en") -> str:
     """Who stands on a region, from its public observation entry."""
-    if not region:
-        return "empty"
+    if not region or (region.get("owner") is None and not region.get("lost_tribe")):
+        return i18n.t("holder.empty", lang)
     if region.get("lost_tribe"):
-        return "lost tribe"
-    owner = region.get("owner")
-    if owner is None:
-        return "empty"
-    race = region.get("race", "?")
-    state = " in decline" if region.get("decline") else ""
-    return f"{owner}'s {race}{state} ×{region.get('tokens', 0)}"
+        return i18n.t("holder.tribe", lang)
+    return i18n.t("holder.race", lang, owner=region["owner"], race=region.get("race", "?"),
+                  decline=bool(region.get("decline")), tokens=region.get("tokens", 0))
 
 
 VIOLATION_LIMIT = 300  # an engine sentence is only longer when it quotes a player's input
@@ -66,11 +70,10 @@ def violation(message: str) -> str:
     return f"{message} Use `/sw status` to see what you can do now."
 
 
-def started_line(board: str, players: Sequence[str]) -> str:
-    order = ", ".join(f"**{p}**" for p in players)
-    return (f"The game starts on the board {board_label(board)}. "
-            f"Turn order (drawn at random): {order}. "
-            f"**{players[0]}** plays first.")
+def started_line(board: str, players: Sequence[str], lang: str = "en") -> str:
+    order = i18n.t("list.sep", lang).join(f"**{p}**" for p in players)
+    return i18n.t("game.started", lang, board=board_label(board, lang), order=order,
+                  first=f"**{players[0]}**")
 
 
 def undo_line(who: str, actions: Sequence[dict[str, Any]]) -> str:
@@ -147,124 +150,54 @@ def _piece(name: Any) -> str:
     return str(name).replace("_", " ")
 
 
-def describe_event(ev: dict[str, Any]) -> str | None:
-    """One public sentence for one public event (None: not worth a line)."""
+def describe_event(ev: dict[str, Any], lang: str = "en") -> str | None:
+    """One public sentence for one public event (None: not worth a line), in `lang`.
+
+    Every engine event kind has a catalog sentence (bot.sentences); an event of a kind the
+    engine does not emit gets a neutral line without coin fields rather than a crash."""
     t = ev.get("type")
-    p = f"**{ev.get('player', '?')}**"
-    match t:
-        case "picked":
-            n = ev.get("tokens")
-            tokens = f" ({_plural(n, 'token')})" if isinstance(n, int) else ""
-            return f"{p} picks the {ev.get('power', '?')} {ev.get('race', '?')}{tokens}."
-        case "conquered":
-            return _conquered(ev, p)
-        case "rolled":
-            why = ev.get("for")
-            return f"{p} rolls the die{f' for {why}' if why else ''}: **{ev.get('value')}**."
-        case "reinforce_failed":
-            return (f"{p}'s final conquest of region {ev.get('region')} fails "
-                    f"(needed {ev.get('needed')}, had {ev.get('had')} + {ev.get('rolled')}).")
-        case "declined":
-            return f"{p}'s {ev.get('power', '')} {ev.get('race', 'race')} go into decline."
-        case "abandoned":
-            forced = " (no token left for it)" if ev.get("forced") else ""
-            return f"{p} abandons region {ev.get('region')}{forced}."
-        case "deployed":
-            what = "surviving token" if ev.get("survivors") else "token"
-            return f"{p} puts {_plural(ev.get('count', 0), what)} on region {ev.get('region')}."
-        case "moved":
-            return f"{p} moves {_plural(ev.get('count', 0), 'token')} from region " \
-                   f"{ev.get('from')} to region {ev.get('to')}."
-        case "placed":
-            return f"{p} places the {_piece(ev.get('piece'))} on region {ev.get('region')}."
-        case "allied":
-            return f"{p} makes peace with **{ev.get('target')}** until their next turn."
-        case "bonus_tokens":
-            return f"{p}'s {ev.get('race')} gain {_plural(ev.get('tokens', 0), 'token')}."
-        case "reserve":
-            return f"{p}'s {ev.get('race')} keep {_plural(ev.get('tokens', 0), 'token')} " \
-                   "in reserve."
-        case "vanished":
-            return f"The {ev.get('race')} have left the map."
-        case "must_place":
-            if "tokens" in ev:
-                return f"{p} must place {_plural(ev.get('tokens', 0), 'surviving token')}."
-            return f"{p} must re-place {_plural(ev.get('encampments', 0), 'encampment')}."
-        case "scored":
-            return f"{p} scores (coins are sent privately)."
-        case "turn_ended":
-            return f"{p}'s turn ends."
-        case "turn_started":
-            return None
-        case "round_started":
-            return f"— Round {ev.get('round')} begins —"
-        case "survivors_done" | "drew" | "reshuffled":
-            return None
-        case "game_over":
-            winners = ev.get("winners") or []
-            return f"The game is over. Winner{'s' if len(winners) != 1 else ''}: " + ", ".join(
-                f"**{w}**" for w in winners) + "."
-        case _:
-            if not t:
-                return None
-            fields = _safe_fields(ev)
-            return f"{str(t).replace('_', ' ').capitalize()}{': ' + fields if fields else ''}."
+    if not t:
+        return None
+    if t in EVENT_KINDS:
+        return sentences.event_line(ev, lang)
+    fields = _safe_fields(ev)
+    return f"{str(t).replace('_', ' ').capitalize()}{': ' + fields if fields else ''}."
 
 
-def _conquered(ev: dict[str, Any], p: str) -> str:
-    race = ev.get("race", "")
-    decline = " In Decline" if ev.get("in_decline") else ""
-    by = ev.get("by")
-    how = {"dragon": " with the Dragon", "enchant": " by sorcery",
-           "reinforce": " with the die's help"}.get(by, "")
-    d, dr = ev.get("defender"), ev.get("defender_race")
-    if dr in ("lost_tribe", "Lost Tribe") or d in ("lost_tribe", "Lost Tribe"):
-        against = " from a Lost Tribe"
-    elif d:
-        against = f" from **{d}**'s {dr}" if dr else f" from **{d}**"
-    else:
-        against = ""
-    lost = ev.get("lost")
-    loss = f", who lose{'' if lost != 1 else 's'} {_plural(lost, 'token')}" \
-        if d and isinstance(lost, int) and lost else ""
-    n = ev.get("tokens")
-    using = f" using {_plural(n, 'token')}" if isinstance(n, int) else ""
-    return f"{p}'s{decline} {race} conquer region {ev.get('region')}{against}{how}{using}{loss}."
-
-
-def describe_events(events: Iterable[dict[str, Any]]) -> list[str]:
+def describe_events(events: Iterable[dict[str, Any]], lang: str = "en") -> list[str]:
     """Public summary lines for already public events."""
     out = []
     for ev in events:
         if ev.get("private"):
             continue
-        line = describe_event(ev)
+        line = describe_event(ev, lang)
         if line:
             out.append(line)
     return out
 
 
-def describe_private(ev: dict[str, Any]) -> str:
+def describe_private(ev: dict[str, Any], lang: str = "en") -> str:
     """A line for the owner of a private event (their coins)."""
-    if ev.get("type") == "scored":
-        income, coins = ev.get("income"), ev.get("coins")
-        line = (f"This turn you scored **{income}** coin{'s' if income != 1 else ''}; "
-                f"you now have **{coins}**.")
-        parts = income_parts(ev.get("breakdown"))
+    line = sentences.private_line(ev, lang)
+    if line is not None:
+        parts = income_parts(ev.get("breakdown"), lang)
         return f"{line}\n{parts}" if parts else line
     fields = ", ".join(f"{k} {v}" for k, v in ev.items() if k not in ("type", "private"))
     return f"{str(ev.get('type', 'event')).replace('_', ' ').capitalize()}: {fields}."
 
 
-def lobby_lines(game: Any) -> list[str]:
+def lobby_lines(game: Any, lang: str | None = None) -> list[str]:
+    lang = lang or of_game(game)
     limit = game.options.get("max_players")
-    seats = ", ".join(f"**{s.name}**" if s.ai else f"<@{s.user_id}>"
-                      for s in game.players) or "nobody yet"
+    seats = (i18n.t("list.sep", lang).join(f"**{s.name}**" if s.ai else f"<@{s.user_id}>"
+                                           for s in game.players)
+             or i18n.t("lobby.nobody", lang))
     size = f"{len(game.players)}/{limit}" if limit else f"{len(game.players)}"
-    board = board_label(game.board) if game.board else "chosen by the number of players"
+    board = (board_label(game.board, lang, short=True) if game.board
+             else i18n.t("lobby.board_auto", lang))
     lines = [
-        f"**Small World lobby** — board: {board} — players ({size}): {seats}",
-        "Join with the button or `/sw join`; the opener starts with `/sw start`.",
+        i18n.t("lobby.head", lang, board=board, size=size, seats=seats),
+        i18n.t("lobby.hint", lang),
     ]
     clock = game.options.get("clock")
     if isinstance(clock, dict):
@@ -285,37 +218,24 @@ def lobby_lines(game: Any) -> list[str]:
     return lines
 
 
-_VERB_HELP = {
-    "pick": "`/sw pick` a combo",
-    "conquer": "`/sw conquer` a region",
-    "reinforce": "`/sw reinforce` (final conquest with the die)",
-    "roll": "`/sw roll` (Berserk)",
-    "abandon": "`/sw abandon` a region",
-    "decline": "`/sw decline`",
-    "deploy": "`/sw deploy` tokens",
-    "move": "`/sw move` tokens",
-    "enchant": "`/sw power enchant`",
-    "dragon": "`/sw power dragon`",
-    "place": "`/sw power place`",
-    "ally": "`/sw power ally`",
-    "end": "`/sw end` the turn",
-}
-
-
-def legal_summary(legal: Sequence[dict[str, Any]]) -> str:
+def legal_summary(legal: Sequence[dict[str, Any]], lang: str = "en") -> str:
     verbs = []
     for a in legal:
         v = a.get("do")
         if v not in verbs:
             verbs.append(v)
-    return ", ".join(_VERB_HELP.get(v, f"`{v}`") for v in verbs) or "nothing"
+    return i18n.t("list.sep", lang).join(
+        i18n.t(f"verb.{v}", lang) if i18n.has(f"verb.{v}") else f"`{v}`" for v in verbs
+    ) or i18n.t("verb.nothing", lang)
 
 
-def status_lines(game: Any, obs: dict[str, Any], legal: Sequence[dict[str, Any]]) -> list[str]:
+def status_lines(game: Any, obs: dict[str, Any], legal: Sequence[dict[str, Any]],
+                 lang: str | None = None) -> list[str]:
     """Public status: round, whose turn and stage, every player's races, what is legal."""
+    lang = lang or of_game(game)
     lines = []
     if obs.get("finished"):
-        lines.append(f"Game #{game.id} is over.")
+        lines.append(i18n.t("status.over", lang, game=game.id))
     else:
         actor = None
         pending = obs.get("pending") or []
@@ -324,25 +244,29 @@ def status_lines(game: Any, obs: dict[str, Any], legal: Sequence[dict[str, Any]]
         actor = actor or obs.get("current")
         seat = game.seat_named(actor) if actor else None
         who = f"<@{seat.user_id}>" if seat and seat.user_id else f"**{actor}**"
-        lines.append(f"Game #{game.id} — round {obs.get('round')}/{obs.get('rounds')} — "
-                     f"{who} to act ({obs.get('stage')}).")
+        stage = str(obs.get("stage"))
+        lines.append(i18n.t("status.head", lang, game=game.id, round=obs.get("round"),
+                            rounds=obs.get("rounds"), who=who,
+                            stage=i18n.t(f"stage.{stage}", lang) if i18n.has(f"stage.{stage}")
+                            else stage))
+    sep = i18n.t("list.sep", lang)
     for name, p in (obs.get("players") or {}).items():
         act = p.get("active")
-        active = (f"{act.get('power')} {act.get('race')} ({act.get('tokens_on_board', 0)} on "
-                  f"the map)") if act else "no active race"
-        declines = ", ".join(d.get("race", "?") for d in p.get("decline") or [])
-        hand = p.get("hand")
-        extra = f"; in decline: {declines}" if declines else ""
-        in_hand = f"; {hand} in hand" if hand else ""
-        lines.append(f"• **{name}**: {active}{extra}{in_hand}")
+        active = (i18n.t("status.active", lang, n=act.get("tokens_on_board", 0),
+                         combo=i18n.t("combo", lang, power=act.get("power"), race=act.get("race")))
+                  if act else i18n.t("status.no_active", lang))
+        declines = sep.join(i18n.name("race", d.get("race"), lang) for d in p.get("decline") or [])
+        lines.append(i18n.t("status.player", lang, player=f"**{name}**", active=active,
+                            declines=declines or "none", hand=p.get("hand") or 0))
     if legal and not obs.get("finished"):
-        lines.append(f"Can do now: {legal_summary(legal)}.")
+        lines.append(i18n.t("status.can", lang, list=legal_summary(legal, lang)))
     return lines
 
 
-def ranking_lines(ranking: Sequence[dict[str, Any]] | None, players: dict[str, Any]) -> list[str]:
+def ranking_lines(ranking: Sequence[dict[str, Any]] | None, players: dict[str, Any],
+                  lang: str = "en") -> list[str]:
     """The end-of-game reveal: every coin total, the ranking and the tie-break."""
-    lines = ["**Final scores**"]
+    lines = [i18n.t("final.scores", lang)]
     if ranking:
         def total(r: dict[str, Any]) -> Any:
             return r.get("total", r.get("coins", players.get(r.get("player"), {}).get("coins")))
@@ -352,14 +276,14 @@ def ranking_lines(ranking: Sequence[dict[str, Any]] | None, players: dict[str, A
             name = r.get("player", "?")
             tokens = r.get("tokens")
             tied = totals.count(coins) > 1
-            tb = (f" · {_plural(tokens, 'token')} on the map (tie-break)"
-                  if tied and tokens is not None else "")
-            lines.append(f"{r.get('rank', '?')}. **{name}** — {_plural(coins or 0, 'coin')}{tb}")
+            lines.append(i18n.t("final.rank", lang, rank=r.get("rank", "?"), player=f"**{name}**",
+                                coins=coins or 0, tie=tied and tokens is not None,
+                                tokens=tokens or 0))
     else:
         for name, p in sorted(players.items(), key=lambda kv: -(kv[1].get("coins") or 0)):
-            lines.append(f"• **{name}** — {_plural(p.get('coins') or 0, 'coin')}")
-    lines.append("Ties on coins are broken by the most race tokens on the map "
-                 "(Active and In Decline); a remaining tie is a shared victory.")
+            lines.append(i18n.t("final.rank_plain", lang, player=f"**{name}**",
+                                coins=p.get("coins") or 0))
+    lines.append(i18n.t("final.tie_chat", lang))
     return lines
 
 
@@ -404,8 +328,8 @@ def clip_lines(lines: Sequence[str], limit: int, *, newest: bool = False) -> lis
     return list(reversed(out)) if newest else out
 
 
-def board_label(board_id: str | None) -> str:
-    """A board as players know it: "the 3-player board" rather than its id."""
+def board_label(board_id: str | None, lang: str = "en", *, short: bool = False) -> str:
+    """A board as players know it: "the board for 3 players" rather than its id."""
     if not board_id:
         return "?"
     try:
@@ -414,7 +338,7 @@ def board_label(board_id: str | None) -> str:
         n = engine_data.board(board_id).players
     except Exception:  # noqa: BLE001 - an unknown id is shown as it is
         return str(board_id)
-    return f"for {n} players"
+    return i18n.t("board.short" if short else "board.label", lang, n=n)
 
 
 def board_choice(n_players: int) -> str:
@@ -426,58 +350,19 @@ def over_line(game_id: int, finished_at: str | None) -> str:
     return f"Game #{game_id} is over{when}. Start a new one with `/sw new`."
 
 
-def income_parts(breakdown: Any) -> str:
+def income_parts(breakdown: Any, lang: str = "en") -> str:
     """The private income breakdown of one turn: regions, race, power, In Decline races."""
     if not isinstance(breakdown, dict):
         return ""
-    names = (("regions", "regions held"), ("race", "race bonus"), ("power", "power bonus"),
-             ("decline", "In Decline races"))
-    parts = [f"{label} {breakdown[key]:+d}" if key != "regions" else f"{label} {breakdown[key]}"
-             for key, label in names if isinstance(breakdown.get(key), int)
-             and (breakdown[key] or key == "regions")]
-    return "Income: " + " · ".join(parts) + "." if parts else ""
+    parts = [i18n.t(f"income.{key}", lang,
+                    n=f"{breakdown[key]:+d}" if key != "regions" else str(breakdown[key]))
+             for key in ("regions", "race", "power", "decline")
+             if isinstance(breakdown.get(key), int) and (breakdown[key] or key == "regions")]
+    return i18n.t("income.head", lang, parts=" · ".join(parts)) if parts else ""
 
 
-def turn_dm_line(channel_id: int, game_id: int, round_: int, defender: bool,
-                 link: str | None) -> str:
-    what = ("place your surviving tokens" if defender else "it is your turn")
-    where = f" — {link}" if link else ""
-    return f"Small World game #{game_id} in <#{channel_id}>, round {round_}: {what}{where}"
-
-
-def notify_line(on: bool) -> str:
-    return ("You will get a DM whenever it is your turn or you must place survivors. "
-            "Turn it off with `/sw notify on:False`." if on else
-            "No more turn DMs. Turn them on again with `/sw notify on:True`.")
-
-
-CONFIRM_DECLINE = ("Put your **{race}** into decline? This ends your turn: you score now, "
-                   "and you pick a new race next turn.")
-CONFIRM_END = ("You still hold {tokens} in hand. If you end now they are placed for you on "
-               "your thinnest regions. End the turn anyway?")
-CONFIRM_YES = {"decline": "Yes, decline", "end": "Yes, end turn"}
-CONFIRM_GONE = "Cancelled: nothing changed."
-CONFIRMED = "Done — see the channel."
-STALE_PANEL = ("This panel is out of date: the game has moved on. Use the game's newest "
-               "message (or `/sw status`).")
-LOBBY_JOINED = "You joined game #{game}. The lobby message shows everyone who is in."
-LOBBY_LEFT = "You left the lobby of game #{game}."
-LOBBY_CLOSED = "The lobby was closed: everybody left."
 LOBBY_STARTED = "**Small World game #{game}** — started with {players}."
-MOD_ENDED = "Game #{game} was ended by a moderator. Start a new one with `/sw new`."
-ACTION_DONE = "Done. The game's panel is updated:"
 MENU_MORE = "{shown} of {total} shown — type `/sw {command}` to reach the rest"
-
-HELP = """**How to play Small World here**
-1. `/sw new` opens a game; others press **Join** (or `/sw join`); the opener presses **Start**.
-2. On your turn the game's panel (the newest game message) pings you. Pick a race and power (`/sw pick`, 1–6 as numbered on the picture), then conquer regions (`/sw conquer`), move and deploy tokens, and press **End turn** (`/sw end`) to score.
-3. When your race is spent, **Decline** (`/sw decline`) instead of conquering: it ends your turn, and next turn you pick a fresh race.
-4. If a conquest leaves you survivors, you place them when that turn ends.
-Coins are secret: you get them by DM after each turn (`/sw score` any time); the richest player after the last round wins.
-
-**Commands** — `/sw status` (whose turn, what you can do), `/sw map`, `/sw board` (regions by holder), `/sw log`, `/sw undo`, `/sw rules` (races, powers, topics), `/sw notify` (DM me when it is my turn), `/sw power ...` (race and power actions).
-Moderators: `/sw-mod skip|kick|end|undo`."""
-
 
 def map_alt(obs: dict[str, Any], *, what: str = "Map") -> str:
     """Alt text of a map: round, whose turn, who holds how many regions. Never coins."""

@@ -8,15 +8,17 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.service import ServiceError
+import i18n
+from bot import sentences
+from bot.language import reply_language
+from bot.service import RuleBroken, ServiceError
 from bot.store import StoreUnavailable
 
 log = logging.getLogger(__name__)
 
 STORE_BUSY = ("The game database did not answer just now, so nothing was changed. Please try "
               "again in a moment.")
-APOLOGY = ("Sorry, something went wrong on my side and nothing was changed by this command. "
-           "Please try again; if it keeps happening, tell a moderator.")
+APOLOGY = i18n.t("ui.apology", "en")
 NO_MENTIONS = discord.AllowedMentions.none()
 
 
@@ -56,16 +58,23 @@ def _unwrap(error: BaseException) -> BaseException:
     return error
 
 
-def refusal_text(error: BaseException) -> str | None:
-    """The sentence for an expected refusal, None for a bug."""
+def refusal_text(error: BaseException, lang: str = "en") -> str | None:
+    """The sentence for an expected refusal, None for a bug. An engine rule break is worded
+    in `lang` from its key and params; the other refusals are English for now."""
     error = _unwrap(error)
+    if isinstance(error, RuleBroken) and lang != "en":
+        worded = sentences.refusal(error.key, error.params, lang)
+        if worded:
+            return worded
     if isinstance(error, ServiceError):
+        if error.key and lang != "en" and i18n.has(error.key):
+            return i18n.t(error.key, lang, **error.params)
         return error.message
     if isinstance(error, StoreUnavailable):
         log.warning("database unavailable: %s", error)
         return STORE_BUSY
     if isinstance(error, NotModerator):
-        return "Only moderators (Manage Server, or the moderator role) can do that."
+        return i18n.t("ui.only_mods", lang)
     if isinstance(error, app_commands.NoPrivateMessage):
         return "That command works only in a server channel."
     if isinstance(error, app_commands.TransformerError):
@@ -81,13 +90,18 @@ def refusal_text(error: BaseException) -> str | None:
 
 async def report_error(interaction: discord.Interaction, error: BaseException) -> None:
     """Refusals -> ephemeral sentence; anything else -> one log entry and an apology."""
-    message = refusal_text(error)
+    try:
+        lang = await reply_language(interaction)
+    except Exception:  # noqa: BLE001 - a settings lookup must not hide the refusal
+        log.exception("language lookup failed for %s", interaction.user.id)
+        lang = "en"
+    message = refusal_text(error, lang)
     if message is None:
         original = _unwrap(error)
         command = interaction.command.qualified_name if interaction.command else "component"
         log.error("error in %s (user %s, channel %s)", command, interaction.user.id,
                   interaction.channel_id, exc_info=original)
-        message = APOLOGY
+        message = i18n.t("ui.apology", lang)
     try:
         await send(interaction, message, ephemeral=True, allowed_mentions=NO_MENTIONS)
     except discord.HTTPException:

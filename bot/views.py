@@ -10,7 +10,9 @@ from typing import Any
 
 import discord
 
+import i18n
 from bot import rules_text, text
+from bot.language import of_game
 from bot.service import Panel
 from bot.store import GameRow
 
@@ -41,8 +43,10 @@ class LobbyButton(
         "noai": ("Remove AI", discord.ButtonStyle.secondary),
     }
 
-    def __init__(self, game_id: int, op: str) -> None:
+    def __init__(self, game_id: int, op: str, lang: str = "en") -> None:
         label, style = self.LOOK[op]
+        if i18n.has(f"ui.{op}"):
+            label = i18n.t(f"ui.{op}", lang)
         super().__init__(
             discord.ui.Button(label=label, style=style, custom_id=f"sw:l:{game_id}:{op}")
         )
@@ -106,9 +110,9 @@ class LobbySelect(
 def lobby_view(game: GameRow) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     for op in ("join", "leave", "start"):
-        view.add_item(LobbyButton(game.id, op))
+        view.add_item(LobbyButton(game.id, op, of_game(game)))
     if any(s.ai for s in game.players):
-        view.add_item(LobbyButton(game.id, "noai"))
+        view.add_item(LobbyButton(game.id, "noai", of_game(game)))
     if not game.options.get("league"):
         view.add_item(LobbySelect(game.id, "a"))
     view.add_item(LobbySelect(game.id, "c"))
@@ -130,14 +134,17 @@ class ActionButton(
         "end": ("End turn", discord.ButtonStyle.success),
         "undo": ("Undo", discord.ButtonStyle.secondary),
         "map": ("Map", discord.ButtonStyle.secondary),
-        "declineok": (text.CONFIRM_YES["decline"], discord.ButtonStyle.danger),
-        "endok": (text.CONFIRM_YES["end"], discord.ButtonStyle.success),
+        "declineok": ("Yes, decline", discord.ButtonStyle.danger),
+        "endok": ("Yes, end turn", discord.ButtonStyle.success),
         "cancel": ("Cancel", discord.ButtonStyle.secondary),
     }
 
-    def __init__(self, game_id: int, version: int, verb: str, *, label: str | None = None) -> None:
+    def __init__(self, game_id: int, version: int, verb: str, *, label: str | None = None,
+                 lang: str = "en") -> None:
         default_label, style = self.LOOK.get(verb, (verb.capitalize(),
                                                     discord.ButtonStyle.secondary))
+        if i18n.has(f"ui.{verb}"):
+            default_label = i18n.t(f"ui.{verb}", lang)
         super().__init__(
             discord.ui.Button(
                 label=label or default_label,
@@ -233,34 +240,34 @@ def _select(panel: Panel, kind: str, placeholder: str, choices: list[tuple[str, 
                         placeholder=placeholder, row=row)
 
 
-def turn_view(panel: Panel) -> discord.ui.View | None:
+def turn_view(panel: Panel, lang: str = "en") -> discord.ui.View | None:
     """The current actor's options: up to four menus and a row of buttons."""
     if panel.actor is None or panel.auto:
         return None
     menus: list[tuple[str, str, list[tuple[str, dict, str | None]]]] = []
     if panel.picks:
-        menus.append(("p", "Choose a race and power (numbered as on the picture)", [
-            (f"{c.slot + 1}. {c.label()}", {"do": "pick", "slot": c.slot},
+        menus.append(("p", i18n.t("menu.pick", lang), [
+            (f"{c.slot + 1}. {c.label(lang)}", {"do": "pick", "slot": c.slot},
              rules_text.short(c.race, c.power)) for c in panel.picks]))
     by_verb: dict[str, list[tuple[str, dict, str | None]]] = {}
     for t in panel.targets:
         kind = t.verb.split(" ")[0]
         if kind == "conquer" and t.action.get("race") == "decline":
             kind = "ghouls"  # a menu of their own: each region once per menu
-        by_verb.setdefault(kind, []).append((t.label(), t.action, None))
+        by_verb.setdefault(kind, []).append((t.label(lang), t.action, None))
     if by_verb.get("ghouls"):
-        menus.append(("g", "Conquer with your In Decline Ghouls", by_verb["ghouls"]))
+        menus.append(("g", i18n.t("menu.ghouls", lang), by_verb["ghouls"]))
     if by_verb.get("conquer"):
-        menus.append(("c", "Conquer a region", by_verb["conquer"]))
+        menus.append(("c", i18n.t("menu.conquer", lang), by_verb["conquer"]))
     if by_verb.get("reinforce"):
-        menus.append(("r", "Final conquest with the die", by_verb["reinforce"]))
+        menus.append(("r", i18n.t("menu.reinforce", lang), by_verb["reinforce"]))
     if panel.deploys:
-        prompt = "Place your surviving tokens" if panel.is_defender else "Deploy tokens from hand"
-        menus.append(("d", prompt, [(c.label, c.action, None) for c in panel.deploys]))
+        prompt = i18n.t("menu.survivors" if panel.is_defender else "menu.deploy", lang)
+        menus.append(("d", prompt, [(c.label_in(lang), c.action, None) for c in panel.deploys]))
     extras = [*by_verb.get("dragon", []), *by_verb.get("enchant", []),
-              *((c.label, c.action, None) for c in (*panel.powers, *panel.abandons))]
+              *((c.label_in(lang), c.action, None) for c in (*panel.powers, *panel.abandons))]
     if extras:
-        menus.append(("x", "Powers and other actions", extras))
+        menus.append(("x", i18n.t("menu.extras", lang), extras))
     view = discord.ui.View(timeout=None)
     for row, (kind, placeholder, choices) in enumerate(menus[:4]):
         item = _select(panel, kind, placeholder, choices, row)
@@ -269,36 +276,37 @@ def turn_view(panel: Panel) -> discord.ui.View | None:
     for verb, ok in (("roll", panel.can_roll), ("end", panel.can_end),
                      ("decline", panel.can_decline), ("undo", panel.can_undo), ("map", True)):
         if ok:
-            label = "Done" if verb == "end" and panel.is_defender else None
-            view.add_item(ActionButton(panel.game_id, panel.version, verb, label=label))
+            label = i18n.t("ui.done", lang) if verb == "end" and panel.is_defender else None
+            view.add_item(ActionButton(panel.game_id, panel.version, verb, label=label,
+                                       lang=lang))
     return view
 
 
-def panel_prompt(panel: Panel) -> str:
+def panel_prompt(panel: Panel, lang: str = "en") -> str:
     if panel.actor is None:
         return ""
     if panel.auto:
         return f"**{panel.actor}** (AI, {panel.auto}) plays next."
     who = f"<@{panel.actor_id}>" if panel.actor_id else f"**{panel.actor}**"
     if panel.is_defender:
-        nxt = f" Then it is <@{panel.next_id}>'s turn." if panel.next_id else ""
+        nxt = (" " + i18n.t("prompt.next", lang, next=f"<@{panel.next_id}>")
+               if panel.next_id else "")
         if panel.deploys:
-            return (f"{who}: place your surviving tokens in your regions — pick a region below, "
-                    f"or split them with `/sw deploy region count`.{nxt}")
-        return f"{who}: re-place your encampments, then press **Done**.{nxt}"
-    head = f"{who}, it is your turn"
+            return i18n.t("prompt.survivors", lang, who=who) + nxt
+        return i18n.t("prompt.camps", lang, who=who) + nxt
     if panel.picks:
-        return (f"{head} (round {panel.round}): choose a race and special power "
-                "(numbers as on the combo picture).")
-    hand = f" · {panel.hand} token{'s' if panel.hand != 1 else ''} in hand" if panel.hand else ""
-    return f"{head} (round {panel.round} · {panel.stage}{hand})."
+        return i18n.t("prompt.pick", lang, who=who, round=panel.round)
+    stage = i18n.t(f"stage.{panel.stage}", lang) if i18n.has(f"stage.{panel.stage}") \
+        else panel.stage
+    return i18n.t("prompt.turn", lang, who=who, round=panel.round, stage=stage,
+                  hand=panel.hand or 0)
 
 
-def confirm_view(game_id: int, version: int, verb: str) -> discord.ui.View:
+def confirm_view(game_id: int, version: int, verb: str, lang: str = "en") -> discord.ui.View:
     """Yes / Cancel for an irreversible step; Yes carries the version it was asked at."""
     view = discord.ui.View(timeout=None)
-    view.add_item(ActionButton(game_id, version, f"{verb}ok"))
-    view.add_item(ActionButton(game_id, version, "cancel"))
+    view.add_item(ActionButton(game_id, version, f"{verb}ok", lang=lang))
+    view.add_item(ActionButton(game_id, version, "cancel", lang=lang))
     return view
 
 

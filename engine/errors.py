@@ -1,6 +1,170 @@
-"""Errors: malformed input (InvalidAction) is kept apart from rule breaks (RulesViolation)."""
+"""Errors: malformed input (InvalidAction) is kept apart from rule breaks (RulesViolation).
+
+A rule break carries data, not only a sentence: a stable `code` (the kind of break), a
+`key` (which sentence) and named `params` (the numbers and names in it), so that any
+language can word it. `MESSAGES` holds the English sentences; `message` is one of them
+filled in. The template syntax is the i18n catalogs' (a small ICU subset):
+`{name}`, `{n, plural, one {# token} other {# tokens}}`, and `{x, race|power|piece}` for
+a race, power or piece id that each language names in its own words.
+"""
 
 from __future__ import annotations
+
+import re
+
+# key -> English sentence. Each catalog has `refusal.<key>` with the same placeholders.
+MESSAGES: dict[str, str] = {
+    "unknown_region": "There is no region {region} on this board (0-{last}).",
+    "already_yours": "Your {race, race} already hold region {region}.",
+    "water": "Region {region} is water; only Seafaring races may conquer it.",
+    "immune": "Region {region} is immune: it holds a {piece, piece}.",
+    "at_peace": "You are at peace with {player}: you may not attack their {race, race} in "
+                "region {region} until their next turn.",
+    "not_entry": "Region {region} is not a border region; your {race, race} must enter the "
+                 "map at the edge.",
+    "not_adjacent": "Region {region} is not next to your {race, race}.",
+    "game_over": "The game is over.",
+    "unknown_player": "'{player}' is not playing in this game.",
+    "survivors_first": "{actor} must place their surviving tokens first.",
+    "not_your_turn": "It is {actor}'s turn, not {player}'s.",
+    "pick_first": "Pick a race and power combo first.",
+    "survivors_only": "Only survivors may be placed now.",
+    "no_active_race": "You have no Active race.",
+    "conquests_over": "Your conquests are over for this turn.",
+    "already_active": "You already have an Active race; pick only after a decline.",
+    "no_such_slot": "The row has only {n} combos (slots 0-{last}).",
+    "cannot_afford": "Slot {slot} costs {slot, plural, one {# coin} other {# coins}}; you "
+                     "have {coins}.",
+    "abandon_too_late": "Regions may be abandoned only before your first conquest.",
+    "not_your_race_region": "Your {race, race} do not hold region {region}.",
+    "no_decline_conqueror": "You have no In Decline race that can conquer.",
+    "ghouls_done": "Your In Decline Ghouls have finished conquering this turn.",
+    "ghouls_no_tokens": "Your In Decline Ghouls have no token in hand.",
+    "no_tokens": "You have no token in hand to conquer with.",
+    "not_enough_tokens": "Region {region} needs {cost, plural, one {# token} other {# tokens}}; "
+                         "you have {hand} in hand.",
+    "not_enough_after_roll": "Region {region} needs {cost, plural, one {# token} other "
+                             "{# tokens}} after your roll of {roll}; you have {hand} in hand.",
+    "berserk_rolls": "Berserk races roll before every conquest instead (use roll).",
+    "final_needs_token": "The final conquest needs at least 1 token in hand.",
+    "die_not_needed": "Region {region} needs {cost, plural, one {# token} other {# tokens}} "
+                      "and you have {hand}: conquer it directly.",
+    "die_too_short": "Region {region} needs {cost, plural, one {# token} other {# tokens}}; "
+                     "you have {hand}, {short} short, more than the die's 3.",
+    "only_berserk": "Only Berserk races roll before a conquest; yours are {power, power}.",
+    "already_rolled": "You already rolled {roll}; conquer a region first.",
+    "only_sorcerers": "Only Sorcerers can enchant; your Active race is {race, race}.",
+    "enchant_no_tokens": "Sorcerers need at least 1 token in hand to enchant.",
+    "enchant_no_enemy": "Region {region} holds no Active race token of an opponent.",
+    "enchant_not_lone": "Region {region} holds {tokens} tokens; only a lone token can be "
+                        "enchanted.",
+    "enchant_encampment": "An encampment protects the token in region {region}.",
+    "enchant_once": "You already enchanted a token of {player} this turn.",
+    "enchant_tray_empty": "No Sorcerer token is left in the tray.",
+    "only_dragon_masters": "Only Dragon Masters have the Dragon; yours are {power, power}.",
+    "dragon_once": "The Dragon attacks only once per turn.",
+    "dragon_no_tokens": "The Dragon attack needs 1 token in hand.",
+    "not_your_tokens": "You hold no tokens in region {region}.",
+    "ghouls_finished": "Your In Decline Ghouls have finished for this turn.",
+    "decline_stays": "Region {region} holds In Decline {race, race}, which do not move.",
+    "no_survivors": "You have no survivors to deploy; place encampments or end.",
+    "survivors_region": "Region {region} is not held by your {race, race}.",
+    "survivor_count": "You have {tokens, plural, one {# survivor} other {# survivors}} to "
+                      "place, not {count}.",
+    "hand_count": "You have {hand, plural, one {# token} other {# tokens}} in hand, not "
+                  "{count}.",
+    "survivors_deploy": "Survivors are placed from hand with deploy.",
+    "move_target": "Region {region} is not another region of your {race, race}.",
+    "move_count": "Region {region} has {tokens} tokens and must keep 1; you can move at most "
+                  "{most}.",
+    "move_took": "Region {region} already took tokens by a move this turn: a region either "
+                 "gives or takes by move, not both.",
+    "move_gave": "Region {region} already gave tokens by a move this turn: a region either "
+                 "gives or takes by move, not both.",
+    "camps_only": "Only your displaced encampments may be placed now.",
+    "active_region": "Your Active race does not hold region {region}.",
+    "only_fortified": "Only Fortified races build fortresses.",
+    "fortress_once": "You may build only one fortress per turn.",
+    "fortress_there": "Region {region} already has a fortress.",
+    "fortresses_all": "All {n} fortresses are on the map.",
+    "only_bivouacking": "Only Bivouacking races have encampments.",
+    "encampments_all": "All {n} encampments are on the map.",
+    "only_heroic": "Only Heroic races have Heroes.",
+    "hero_there": "Region {region} already has a Hero; Heroes stand in two different regions.",
+    "heroes_all": "Both Heroes are on the map already.",
+    "lairs_automatic": "Troll Lairs are placed by themselves when Trolls conquer.",
+    "only_diplomats": "Only Diplomats choose an ally.",
+    "not_an_opponent": "'{player}' is not one of your opponents.",
+    "ally_once": "You already chose an ally this turn.",
+    "ally_attacked": "You attacked {player}'s Active race this turn; choose another ally.",
+    "nothing_to_decline": "You have no Active race to put into decline; pick a combo.",
+    "decline_picked": "You picked this race this turn; it can decline on a later turn.",
+    "decline_expanded": "You have already expanded this turn; decline instead of expanding.",
+    "place_survivors": "Place your {tokens, plural, one {# surviving token} other "
+                       "{# surviving tokens}} first.",
+}
+
+# English names of the pieces, as the English catalog has them under `piece.<id>`.
+PIECE_NAMES = {"hole": "Hole-in-the-Ground", "hero": "Hero", "dragon": "Dragon",
+               "fortress": "fortress", "encampment": "encampment", "troll_lair": "Troll Lair"}
+
+_ARG = re.compile(r"\{(\w+)(?:,\s*(\w+)\s*(?:,\s*(.*))?)?\}\Z", re.S)
+_FORM = re.compile(r"\s*(=\d+|\w+)\s*\{")
+
+
+def _blocks(text: str) -> list[tuple[str, str]]:
+    """Split a template into literal text and {...} arguments (braces may nest)."""
+    out, depth, start, lit = [], 0, 0, []
+    for i, ch in enumerate(text):
+        if ch == "{":
+            if depth == 0:
+                out.append(("text", "".join(lit)))
+                lit, start = [], i
+            depth += 1
+        elif ch == "}" and depth:
+            depth -= 1
+            if depth == 0:
+                out.append(("arg", text[start:i + 1]))
+        elif depth == 0:
+            lit.append(ch)
+    out.append(("text", "".join(lit)))
+    return [b for b in out if b[1]]
+
+
+def _plural_forms(body: str) -> dict[str, str]:
+    forms, i = {}, 0
+    while i < len(body):
+        m = _FORM.match(body, i)
+        if not m:
+            break
+        depth, j = 1, m.end()
+        while depth:
+            depth += {"{": 1, "}": -1}.get(body[j], 0)
+            j += 1
+        forms[m.group(1)] = body[m.end():j - 1]
+        i = j
+    return forms
+
+
+def format_english(template: str, params: dict) -> str:
+    """Fill an English template (plural: one for exactly 1, other otherwise)."""
+    out = []
+    for kind, part in _blocks(template):
+        if kind == "text":
+            out.append(part)
+            continue
+        m = _ARG.match(part)
+        name, typ, rest = m.group(1), m.group(2), m.group(3)
+        value = params[name]
+        if typ == "plural":
+            forms = _plural_forms(rest)
+            form = forms.get(f"={value}") or forms["one" if value == 1 else "other"]
+            out.append(format_english(form.replace("#", str(value)), params))
+        elif typ == "piece":
+            out.append(PIECE_NAMES.get(value, str(value)))
+        else:
+            out.append(str(value))
+    return "".join(out)
 
 
 class EngineError(Exception):
@@ -8,11 +172,19 @@ class EngineError(Exception):
 
     code = "engine_error"
 
-    def __init__(self, message: str, code: str | None = None) -> None:
+    def __init__(self, message: str, code: str | None = None, *, key: str | None = None,
+                 params: dict | None = None) -> None:
         super().__init__(message)
         self.message = message
         if code is not None:
             self.code = code
+        self.key = key or self.code
+        self.params = dict(params or {})
+
+    @classmethod
+    def refuse(cls, key: str, **params: object) -> EngineError:
+        """The error for the sentence `key` of MESSAGES, filled with `params`."""
+        return cls(format_english(MESSAGES[key], params), key=key, params=params)
 
     def as_dict(self) -> dict:
         return {"code": self.code, "message": self.message}

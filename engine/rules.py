@@ -139,13 +139,9 @@ def _name(s: GameState, i: int) -> str:
     return s.players[i]
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
-
-
 def _check_region(s: GameState, rid: int) -> None:
     if not 0 <= rid < s.geo.n:
-        raise E.UnknownRegion(f"There is no region {rid} on this board (0-{s.geo.n - 1}).")
+        raise E.UnknownRegion.refuse("unknown_region", region=rid, last=s.geo.n - 1)
 
 
 # ---------------------------------------------------------------- costs and targets
@@ -222,26 +218,20 @@ def _target_error(s: GameState, me: int, rid: int, hold: Hold, active: bool,
         return None
     race = hold.race
     if code == T_UNKNOWN:
-        return E.UnknownRegion(f"There is no region {rid} on this board (0-{s.geo.n - 1}).")
+        return E.UnknownRegion.refuse("unknown_region", region=rid, last=s.geo.n - 1)
     a = s.areas[rid]
     if code == T_MINE:
-        return E.AlreadyYours(f"Your {race} already hold region {rid}.")
+        return E.AlreadyYours.refuse("already_yours", race=race, region=rid)
     if code == T_WATER:
-        return E.WaterRegion(f"Region {rid} is water; only Seafaring races may conquer it.")
+        return E.WaterRegion.refuse("water", region=rid)
     if code == T_IMMUNE:
         what = next(p for p in a.pieces if p in IMMUNE_PIECES)
-        what = {"hole": "Hole-in-the-Ground", "hero": "Hero", "dragon": "Dragon"}[what]
-        return E.Immune(f"Region {rid} is immune: it holds a {what}.")
+        return E.Immune.refuse("immune", region=rid, piece=what)
     if code == T_PEACE:
-        return E.AtPeace(
-            f"You are at peace with {_name(s, a.owner)}: you may not attack their "
-            f"{a.race} in region {rid} until their next turn."
-        )
+        return E.AtPeace.refuse("at_peace", player=_name(s, a.owner), race=a.race, region=rid)
     if code == T_ENTRY:
-        return E.NotEntry(
-            f"Region {rid} is not a border region; your {race} must enter the map at the edge."
-        )
-    return E.NotAdjacent(f"Region {rid} is not next to your {race}.")
+        return E.NotEntry.refuse("not_entry", region=rid, race=race)
+    return E.NotAdjacent.refuse("not_adjacent", region=rid, race=race)
 
 
 def _candidates(s: GameState, hold: Hold, active: bool, held: list[int]) -> list[int]:
@@ -262,32 +252,32 @@ def _candidates(s: GameState, hold: Hold, active: bool, held: list[int]) -> list
 
 def _actor_check(s: GameState, player: str) -> int:
     if s.stage is Stage.FINISHED:
-        raise E.GameOver("The game is over.")
+        raise E.GameOver.refuse("game_over")
     if player not in s.players:
-        raise E.UnknownPlayer(f"{player!r} is not playing in this game.")
+        raise E.UnknownPlayer.refuse("unknown_player", player=player)
     actor = s.actor
     if player != actor:
         if s.stage is Stage.SURVIVORS:
-            raise E.NotYourTurn(f"{actor} must place their surviving tokens first.")
-        raise E.NotYourTurn(f"It is {actor}'s turn, not {player}'s.")
+            raise E.NotYourTurn.refuse("survivors_first", actor=actor)
+        raise E.NotYourTurn.refuse("not_your_turn", actor=actor, player=player)
     return s.players.index(player)
 
 
 def _require_active(s: GameState, me: int) -> Hold:
     if s.stage is Stage.PICK:
-        raise E.WrongStage("Pick a race and power combo first.")
+        raise E.WrongStage.refuse("pick_first")
     if s.stage is Stage.SURVIVORS:
-        raise E.WrongStage("Only survivors may be placed now.")
+        raise E.WrongStage.refuse("survivors_only")
     h = s.seats[me].active
     if h is None:
-        raise E.NoActiveRace("You have no Active race.")
+        raise E.NoActiveRace.refuse("no_active_race")
     return h
 
 
 def _require_conquest(s: GameState, me: int) -> Hold:
     h = _require_active(s, me)
     if s.stage is not Stage.CONQUEST or s.turn.ended:
-        raise E.ConquestsOver("Your conquests are over for this turn.")
+        raise E.ConquestsOver.refuse("conquests_over")
     return h
 
 
@@ -625,10 +615,10 @@ def _end_checks(s: GameState, me: int) -> E.RulesViolation | None:
     if s.stage is Stage.PICK:
         if not s.row:  # every banner is in play: nothing to pick, the turn passes
             return None
-        return E.WrongStage("Pick a race and power combo first.")
+        return E.WrongStage.refuse("pick_first")
     h = s.seats[me].active
     if h is None:
-        return E.NoActiveRace("You have no Active race.")
+        return E.NoActiveRace.refuse("no_active_race")
     return None
 
 
@@ -760,14 +750,12 @@ def _undo_ready(s: GameState, me: int) -> None:
 
 def _do_pick(s: GameState, me: int, act: Pick, events: list[dict]) -> None:
     if s.stage is not Stage.PICK:
-        raise E.WrongStage("You already have an Active race; pick only after a decline.")
+        raise E.WrongStage.refuse("already_active")
     if act.slot >= len(s.row):
-        raise E.NoSuchSlot(f"The row has only {len(s.row)} combos (slots 0-{len(s.row) - 1}).")
+        raise E.NoSuchSlot.refuse("no_such_slot", n=len(s.row), last=len(s.row) - 1)
     seat = s.seats[me]
     if act.slot > seat.coins:
-        raise E.CannotAfford(
-            f"Slot {act.slot} costs {_plural(act.slot, 'coin')}; you have {seat.coins}."
-        )
+        raise E.CannotAfford.refuse("cannot_afford", slot=act.slot, coins=seat.coins)
     row = [Combo(c.race, c.power, c.coins + (1 if j < act.slot else 0))
            for j, c in enumerate(s.row)]
     chosen = row.pop(act.slot)
@@ -790,9 +778,9 @@ def _do_abandon(s: GameState, me: int, act: Abandon, events: list[dict]) -> None
     _check_region(s, act.region)
     t = s.turn
     if t.n_conquests or t.roll is not None:
-        raise E.AbandonTooLate("Regions may be abandoned only before your first conquest.")
+        raise E.AbandonTooLate.refuse("abandon_too_late")
     if s.areas[act.region].race != h.race:
-        raise E.NotYourRegion(f"Your {h.race} do not hold region {act.region}.")
+        raise E.NotYourRegion.refuse("not_your_race_region", race=h.race, region=act.region)
     _close_ghouls(s, me, events)
     n = _abandon_region(s, act.region)
     s.seat_w(me).active.hand += n
@@ -804,16 +792,16 @@ def _do_abandon(s: GameState, me: int, act: Abandon, events: list[dict]) -> None
 def _conquer_hold(s: GameState, me: int, decline: bool) -> Hold:
     if decline:
         if s.stage is Stage.PICK:
-            raise E.WrongStage("Pick a race and power combo first.")
+            raise E.WrongStage.refuse("pick_first")
         if s.stage is Stage.SURVIVORS:
-            raise E.WrongStage("Only survivors may be placed now.")
+            raise E.WrongStage.refuse("survivors_only")
         g = _ghouls(s, me)
         if g is None:
-            raise E.NoSuchPower("You have no In Decline race that can conquer.")
+            raise E.NoSuchPower.refuse("no_decline_conqueror")
         if s.turn.ghouls != 0 or s.stage is not Stage.CONQUEST:
-            raise E.ConquestsOver("Your In Decline Ghouls have finished conquering this turn.")
+            raise E.ConquestsOver.refuse("ghouls_done")
         if g.hand < 1:
-            raise E.NoTokens("Your In Decline Ghouls have no token in hand.")
+            raise E.NoTokens.refuse("ghouls_no_tokens")
         return g
     h = _require_conquest(s, me)
     return h
@@ -825,7 +813,7 @@ def _do_conquer(s: GameState, me: int, act: Conquer, events: list[dict]) -> None
     rid = act.region
     if not decline:
         if h.hand < 1:
-            raise E.NoTokens("You have no token in hand to conquer with.")
+            raise E.NoTokens.refuse("no_tokens")
         _close_ghouls(s, me, events)
     err = _target_error(s, me, rid, h, not decline)
     if err:
@@ -835,10 +823,10 @@ def _do_conquer(s: GameState, me: int, act: Conquer, events: list[dict]) -> None
     if roll is not None:
         cost = max(1, cost - roll)
     if cost > h.hand:
-        extra = f" after your roll of {roll}" if roll is not None else ""
-        raise E.NotEnoughTokens(
-            f"Region {rid} needs {_plural(cost, 'token')}{extra}; you have {h.hand} in hand."
-        )
+        if roll is not None:
+            raise E.NotEnoughTokens.refuse("not_enough_after_roll", region=rid, cost=cost,
+                                           roll=roll, hand=h.hand)
+        raise E.NotEnoughTokens.refuse("not_enough_tokens", region=rid, cost=cost, hand=h.hand)
     hw = _hold_w(s, me, h.race)
     hw.hand -= cost
     t = s.turn_w()
@@ -853,9 +841,9 @@ def _do_reinforce(s: GameState, me: int, act: Reinforce, events: list[dict]) -> 
     rid = act.region
     if not decline:
         if power_rule(h.power).berserk:
-            raise E.NoSuchPower("Berserk races roll before every conquest instead (use roll).")
+            raise E.NoSuchPower.refuse("berserk_rolls")
         if h.hand < 1:
-            raise E.NoTokens("The final conquest needs at least 1 token in hand.")
+            raise E.NoTokens.refuse("final_needs_token")
         _close_ghouls(s, me, events)
     err = _target_error(s, me, rid, h, not decline)
     if err:
@@ -863,14 +851,10 @@ def _do_reinforce(s: GameState, me: int, act: Reinforce, events: list[dict]) -> 
     cost = conquest_cost(s, me, rid, h, not decline)
     short = cost - h.hand
     if short < 1:
-        raise E.NotEligible(
-            f"Region {rid} needs {_plural(cost, 'token')} and you have {h.hand}: conquer it directly."
-        )
+        raise E.NotEligible.refuse("die_not_needed", region=rid, cost=cost, hand=h.hand)
     if short > 3:
-        raise E.NotEligible(
-            f"Region {rid} needs {_plural(cost, 'token')}; you have {h.hand}, "
-            f"{short} short, more than the die's 3."
-        )
+        raise E.NotEligible.refuse("die_too_short", region=rid, cost=cost, hand=h.hand,
+                                   short=short)
     t = s.turn_w()
     t.expanded = True
     value = _roll(s, events, _name(s, me), f"region {rid}")
@@ -891,11 +875,11 @@ def _do_reinforce(s: GameState, me: int, act: Reinforce, events: list[dict]) -> 
 def _do_roll(s: GameState, me: int, act: Roll, events: list[dict]) -> None:
     h = _require_conquest(s, me)
     if not power_rule(h.power).berserk:
-        raise E.NoSuchPower(f"Only Berserk races roll before a conquest; yours are {h.power}.")
+        raise E.NoSuchPower.refuse("only_berserk", power=h.power)
     if s.turn.roll is not None:
-        raise E.AlreadyUsed(f"You already rolled {s.turn.roll}; conquer a region first.")
+        raise E.AlreadyUsed.refuse("already_rolled", roll=s.turn.roll)
     if h.hand < 1:
-        raise E.NoTokens("You have no token in hand to conquer with.")
+        raise E.NoTokens.refuse("no_tokens")
     _close_ghouls(s, me, events)
     value = _roll(s, events, _name(s, me), "berserk")
     t = s.turn_w()
@@ -905,22 +889,22 @@ def _do_roll(s: GameState, me: int, act: Roll, events: list[dict]) -> None:
 
 def _enchant_error(s: GameState, me: int, rid: int, h: Hold) -> E.RulesViolation | None:
     if not race_rule(h.race).converts:
-        return E.NoSuchPower(f"Only Sorcerers can enchant; your Active race is {h.race}.")
+        return E.NoSuchPower.refuse("only_sorcerers", race=h.race)
     if h.hand < 1:
-        return E.NoTokens("Sorcerers need at least 1 token in hand to enchant.")
+        return E.NoTokens.refuse("enchant_no_tokens")
     if not 0 <= rid < s.geo.n:
-        return E.UnknownRegion(f"There is no region {rid} on this board (0-{s.geo.n - 1}).")
+        return E.UnknownRegion.refuse("unknown_region", region=rid, last=s.geo.n - 1)
     a = s.areas[rid]
     if a.owner < 0 or a.owner == me or a.decline or a.tokens == 0:
-        return E.NoTarget(f"Region {rid} holds no Active race token of an opponent.")
+        return E.NoTarget.refuse("enchant_no_enemy", region=rid)
     if a.tokens != 1:
-        return E.NoTarget(f"Region {rid} holds {a.tokens} tokens; only a lone token can be enchanted.")
+        return E.NoTarget.refuse("enchant_not_lone", region=rid, tokens=a.tokens)
     if "encampment" in a.pieces:
-        return E.NoTarget(f"An encampment protects the token in region {rid}.")
+        return E.NoTarget.refuse("enchant_encampment", region=rid)
     if a.owner in s.turn.enchanted:
-        return E.AlreadyUsed(f"You already enchanted a token of {_name(s, a.owner)} this turn.")
+        return E.AlreadyUsed.refuse("enchant_once", player=_name(s, a.owner))
     if _tray(s, h.race) < 1:
-        return E.TrayEmpty("No Sorcerer token is left in the tray.")
+        return E.TrayEmpty.refuse("enchant_tray_empty")
     return _target_error(s, me, rid, h, True)
 
 
@@ -940,11 +924,11 @@ def _do_enchant(s: GameState, me: int, act: Enchant, events: list[dict]) -> None
 def _do_dragon(s: GameState, me: int, act: Dragon, events: list[dict]) -> None:
     h = _require_conquest(s, me)
     if not power_rule(h.power).dragon:
-        raise E.NoSuchPower(f"Only Dragon Masters have the Dragon; yours are {h.power}.")
+        raise E.NoSuchPower.refuse("only_dragon_masters", power=h.power)
     if s.turn.dragon_used:
-        raise E.AlreadyUsed("The Dragon attacks only once per turn.")
+        raise E.AlreadyUsed.refuse("dragon_once")
     if h.hand < 1:
-        raise E.NoTokens("The Dragon attack needs 1 token in hand.")
+        raise E.NoTokens.refuse("dragon_no_tokens")
     err = _target_error(s, me, act.region, h, True)
     if err:
         raise err
@@ -966,33 +950,33 @@ def _do_dragon(s: GameState, me: int, act: Dragon, events: list[dict]) -> None:
 def _redeploy_hold(s: GameState, me: int, rid: int) -> tuple[Hold, bool]:
     """The race of yours that holds `rid` and may be redeployed now (hold, is_active)."""
     if s.stage is Stage.PICK:
-        raise E.WrongStage("Pick a race and power combo first.")
+        raise E.WrongStage.refuse("pick_first")
     _check_region(s, rid)
     a = s.areas[rid]
     seat = s.seats[me]
     if a.owner != me or a.race is None:
-        raise E.NotYourRegion(f"You hold no tokens in region {rid}.")
+        raise E.NotYourRegion.refuse("not_your_tokens", region=rid)
     if seat.active is not None and a.race == seat.active.race:
         return seat.active, True
     g = _ghouls(s, me)
     if g is not None and a.race == g.race:
         if s.turn.ghouls == 2:
-            raise E.ConquestsOver("Your In Decline Ghouls have finished for this turn.")
+            raise E.ConquestsOver.refuse("ghouls_finished")
         return g, False
-    raise E.NotYourRegion(f"Region {rid} holds In Decline {a.race}, which do not move.")
+    raise E.NotYourRegion.refuse("decline_stays", region=rid, race=a.race)
 
 
 def _do_deploy(s: GameState, me: int, act: Deploy, events: list[dict]) -> None:
     if s.stage is Stage.SURVIVORS:
         p = s.pending[0]
         if p.race is None:
-            raise E.WrongStage("You have no survivors to deploy; place encampments or end.")
+            raise E.WrongStage.refuse("no_survivors")
         _check_region(s, act.region)
         a = s.areas[act.region]
         if a.race != p.race or a.owner != me:
-            raise E.NotYourRegion(f"Region {act.region} is not held by your {p.race}.")
+            raise E.NotYourRegion.refuse("survivors_region", region=act.region, race=p.race)
         if act.count > p.tokens:
-            raise E.BadCount(f"You have {_plural(p.tokens, 'survivor')} to place, not {act.count}.")
+            raise E.BadCount.refuse("survivor_count", tokens=p.tokens, count=act.count)
         s.area_w(act.region).tokens += act.count
         h = _hold_w(s, me, p.race)
         h.survivors -= act.count
@@ -1006,7 +990,7 @@ def _do_deploy(s: GameState, me: int, act: Deploy, events: list[dict]) -> None:
         return
     h, active = _redeploy_hold(s, me, act.region)
     if act.count > h.hand:
-        raise E.BadCount(f"You have {_plural(h.hand, 'token')} in hand, not {act.count}.")
+        raise E.BadCount.refuse("hand_count", hand=h.hand, count=act.count)
     if active:
         _close_ghouls(s, me, events)
         _close_conquests(s, me, events)
@@ -1021,25 +1005,19 @@ def _do_deploy(s: GameState, me: int, act: Deploy, events: list[dict]) -> None:
 
 def _do_move(s: GameState, me: int, act: Move, events: list[dict]) -> None:
     if s.stage is Stage.SURVIVORS:
-        raise E.WrongStage("Survivors are placed from hand with deploy.")
+        raise E.WrongStage.refuse("survivors_deploy")
     h, active = _redeploy_hold(s, me, act.from_)
     _check_region(s, act.to)
     b = s.areas[act.to]
     if b.owner != me or b.race != h.race or act.to == act.from_:
-        raise E.NotYourRegion(f"Region {act.to} is not another region of your {h.race}.")
+        raise E.NotYourRegion.refuse("move_target", region=act.to, race=h.race)
     a = s.areas[act.from_]
     if act.count > a.tokens - 1:
-        raise E.BadCount(
-            f"Region {act.from_} has {a.tokens} tokens and must keep 1; you can move at most "
-            f"{a.tokens - 1}."
-        )
+        raise E.BadCount.refuse("move_count", region=act.from_, tokens=a.tokens, most=a.tokens - 1)
     t = s.turn
     if act.from_ in t.moved_to or act.to in t.moved_from:
-        raise E.MoveChain(
-            f"Region {act.from_ if act.from_ in t.moved_to else act.to} already "
-            f"{'took' if act.from_ in t.moved_to else 'gave'} tokens by a move this turn: "
-            "a region either gives or takes by move, not both."
-        )
+        raise (E.MoveChain.refuse("move_took", region=act.from_) if act.from_ in t.moved_to
+               else E.MoveChain.refuse("move_gave", region=act.to))
     if active:
         _close_ghouls(s, me, events)
         _close_conquests(s, me, events)
@@ -1057,50 +1035,49 @@ def _do_move(s: GameState, me: int, act: Move, events: list[dict]) -> None:
 
 def _place_error(s: GameState, me: int, piece: str, rid: int) -> E.RulesViolation | None:
     if not 0 <= rid < s.geo.n:
-        return E.UnknownRegion(f"There is no region {rid} on this board (0-{s.geo.n - 1}).")
+        return E.UnknownRegion.refuse("unknown_region", region=rid, last=s.geo.n - 1)
     a = s.areas[rid]
     lim = limits()
     if s.stage is Stage.SURVIVORS:
         p = s.pending[0]
         if piece != "encampment" or p.camps == 0 or p.race is not None:
-            return E.WrongStage("Only your displaced encampments may be placed now.")
+            return E.WrongStage.refuse("camps_only")
         h = s.seats[me].active
         if h is None or a.race != h.race:
-            return E.NotYourRegion(f"Your Active race does not hold region {rid}.")
+            return E.NotYourRegion.refuse("active_region", region=rid)
         return None
     if s.stage is Stage.PICK:
-        return E.WrongStage("Pick a race and power combo first.")
+        return E.WrongStage.refuse("pick_first")
     h = s.seats[me].active
     if h is None:
-        return E.NoActiveRace("You have no Active race.")
+        return E.NoActiveRace.refuse("no_active_race")
     power = power_rule(h.power)
     if a.race != h.race:
-        return E.NotYourRegion(f"Your {h.race} do not hold region {rid}.")
+        return E.NotYourRegion.refuse("not_your_race_region", race=h.race, region=rid)
     if piece == "fortress":
         if not power.fortifies:
-            return E.NoSuchPower("Only Fortified races build fortresses.")
+            return E.NoSuchPower.refuse("only_fortified")
         if s.turn.fortress_placed:
-            return E.AlreadyUsed("You may build only one fortress per turn.")
+            return E.AlreadyUsed.refuse("fortress_once")
         if "fortress" in a.pieces:
-            return E.PieceLimit(f"Region {rid} already has a fortress.")
+            return E.PieceLimit.refuse("fortress_there", region=rid)
         if _n_pieces(s, "fortress") >= lim["fortress"]:
-            return E.PieceLimit(f"All {lim['fortress']} fortresses are on the map.")
+            return E.PieceLimit.refuse("fortresses_all", n=lim["fortress"])
     elif piece == "encampment":
         if not power.bivouacs:
-            return E.NoSuchPower("Only Bivouacking races have encampments.")
+            return E.NoSuchPower.refuse("only_bivouacking")
         if "encampment" in s.turn.lifted and _n_pieces(s, "encampment") >= lim["encampment"]:
-            return E.PieceLimit(f"All {lim['encampment']} encampments are on the map.")
+            return E.PieceLimit.refuse("encampments_all", n=lim["encampment"])
     elif piece == "hero":
         if not power.heroic:
-            return E.NoSuchPower("Only Heroic races have Heroes.")
+            return E.NoSuchPower.refuse("only_heroic")
         if "hero" in s.turn.lifted:
             if "hero" in a.pieces:
-                return E.PieceLimit(
-                    f"Region {rid} already has a Hero; Heroes stand in two different regions.")
+                return E.PieceLimit.refuse("hero_there", region=rid)
             if _n_pieces(s, "hero") >= lim["hero"]:
-                return E.PieceLimit("Both Heroes are on the map already.")
+                return E.PieceLimit.refuse("heroes_all")
     else:
-        return E.NoSuchPower("Troll Lairs are placed by themselves when Trolls conquer.")
+        return E.NoSuchPower.refuse("lairs_automatic")
     return None
 
 
@@ -1160,13 +1137,13 @@ def _do_place(s: GameState, me: int, act: Place, events: list[dict]) -> None:
 def _ally_error(s: GameState, me: int, target: str) -> E.RulesViolation | None:
     h = s.seats[me].active
     if h is None or not power_rule(h.power).diplomat:
-        return E.NoSuchPower("Only Diplomats choose an ally.")
+        return E.NoSuchPower.refuse("only_diplomats")
     if target not in s.players or target == s.players[me]:
-        return E.UnknownPlayer(f"{target!r} is not one of your opponents.")
+        return E.UnknownPlayer.refuse("not_an_opponent", player=target)
     if s.turn.allied:
-        return E.AlreadyUsed("You already chose an ally this turn.")
+        return E.AlreadyUsed.refuse("ally_once")
     if s.players.index(target) in s.turn.attacked:
-        return E.NoTarget(f"You attacked {target}'s Active race this turn; choose another ally.")
+        return E.NoTarget.refuse("ally_attacked", player=target)
     return None
 
 
@@ -1187,20 +1164,20 @@ def _do_ally(s: GameState, me: int, act: Ally, events: list[dict]) -> None:
 
 def _decline_error(s: GameState, me: int) -> E.RulesViolation | None:
     if s.stage is Stage.PICK:
-        return E.WrongStage("You have no Active race to put into decline; pick a combo.")
+        return E.WrongStage.refuse("nothing_to_decline")
     if s.stage is Stage.SURVIVORS:
-        return E.WrongStage("Only survivors may be placed now.")
+        return E.WrongStage.refuse("survivors_only")
     h = s.seats[me].active
     if h is None:
-        return E.NoActiveRace("You have no Active race.")
+        return E.NoActiveRace.refuse("no_active_race")
     t = s.turn
     if not t.expanded and not t.picked:
         return None
     if power_rule(h.power).stout:
         return _end_checks(s, me)
     if t.picked:
-        return E.CannotDecline("You picked this race this turn; it can decline on a later turn.")
-    return E.CannotDecline("You have already expanded this turn; decline instead of expanding.")
+        return E.CannotDecline.refuse("decline_picked")
+    return E.CannotDecline.refuse("decline_expanded")
 
 
 def _do_decline(s: GameState, me: int, act: Decline, events: list[dict]) -> None:
@@ -1223,7 +1200,7 @@ def _do_end(s: GameState, me: int, act: End, events: list[dict]) -> None:
     if s.stage is Stage.SURVIVORS:
         p = s.pending[0]
         if p.tokens:
-            raise E.HandNotEmpty(f"Place your {_plural(p.tokens, 'surviving token')} first.")
+            raise E.HandNotEmpty.refuse("place_survivors", tokens=p.tokens)
         events.append({"type": "survivors_done", "player": _name(s, me)})
         _pop_pending(s, events)
         return

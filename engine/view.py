@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
+from .events import is_private
 from .rules import _held
 from .state import GameState, Stage
 
@@ -93,10 +94,10 @@ def observe(s: GameState, viewer: str | None = None, *, reveal_all: bool = False
 
 
 def public_events(events: list[dict]) -> list[dict]:
-    """Events safe for everyone: private ones keep only their type and player."""
+    """Events safe for everyone: private kinds (engine.events) keep only type and player."""
     out = []
     for e in events:
-        if e.get("private"):
+        if is_private(e):
             out.append({"type": e["type"], "player": e.get("player")})
         else:
             out.append(e)

@@ -34,26 +34,30 @@ def warm(boards: Iterable[str | engine.data.Board] = engine.data.BOARD_IDS) -> N
 
 
 def observation_png(board, observation: dict, *, viewer: str | None = None,
-                    highlight: Iterable[int] = ()) -> bytes:
+                    highlight: Iterable[int] = (), lang: str = "en") -> bytes:
     """The map PNG of an observation already taken (for callers that hold one)."""
-    im = draw_map(board, observation, viewer=viewer, highlight=highlight)
+    im = draw_map(board, observation, viewer=viewer, highlight=highlight, lang=lang)
     return png_bytes(to_palette(im, board_key(board)))
 
 
-def map_png(state, *, viewer: str | None = None, highlight: Iterable[int] = ()) -> bytes:
-    """The map of `state` as PNG: public view (no coins) unless `viewer` names a player."""
+def map_png(state, *, viewer: str | None = None, highlight: Iterable[int] = (),
+            lang: str = "en") -> bytes:
+    """The map of `state` as PNG: public view (no coins) unless `viewer` names a player;
+    every word in `lang` (an i18n language code)."""
     observation = engine.observe(state, viewer)
-    return observation_png(state.board, observation, viewer=viewer, highlight=highlight)
+    return observation_png(state.board, observation, viewer=viewer, highlight=highlight,
+                           lang=lang)
 
 
-def row_png(state) -> bytes:
+def row_png(state, lang: str = "en") -> bytes:
     """The six visible combos with their tokens, cost and the coins lying on them."""
-    return card_png(draw_row(engine.observe(state, None)))
+    return card_png(draw_row(engine.observe(state, None), lang))
 
 
-def final_png(state, regions_by_round: dict[str, list[int]] | None = None) -> bytes:
+def final_png(state, regions_by_round: dict[str, list[int]] | None = None,
+              lang: str = "en") -> bytes:
     """The end-of-game reveal: coins, ranking, tie-break note (only once the game is over)."""
     observation = engine.observe(state, None)
     if not observation.get("finished"):
         raise ValueError("the final scores are secret until the game is over")
-    return card_png(draw_final(observation, regions_by_round))
+    return card_png(draw_final(observation, regions_by_round, lang))

@@ -6,9 +6,10 @@ import colorsys
 
 from PIL import Image, ImageDraw
 
+import i18n
 from engine import data
 
-from . import sprites, theme
+from . import sprites, text, theme
 from .mapview import seat_colours
 
 WIDTH = 1028
@@ -33,7 +34,25 @@ def _tokens(name: str, table: dict) -> int:
     return item.tokens if item is not None else 0
 
 
-def draw_row(observation: dict) -> Image.Image:
+COST_COLUMN = 226  # the cost and coins column at the right of each combo
+
+
+def combo_sizes(power: str, race: str, n_tokens: int, lang: str = "en") -> tuple[int, int]:
+    """Font sizes (names, token count) that fit a combo's badge, banner and count between
+    the slot disc and the cost column (measured in the picture's language)."""
+    tokens = i18n.t("row.tokens", lang, n=n_tokens)
+    room = WIDTH - PAD - COST_COLUMN - (PAD + 72) - 16 - 12
+    size = 28
+    while size > 16:
+        used = (text.width(power, size) + 30 + text.width(race, size) + 32
+                + text.width(tokens, size))
+        if used <= room:
+            break
+        size -= 1
+    return size, size
+
+
+def draw_row(observation: dict, lang: str = "en") -> Image.Image:
     """Six visible combos: number 1-6 (as /sw pick and the menus count them; the engine's
     slot is one less), power badge + race banner, tokens, cost, coins on it.
 
@@ -42,10 +61,12 @@ def draw_row(observation: dict) -> Image.Image:
     head = 60
     im = Image.new("RGB", (WIDTH, head + ROW_H * max(1, len(row)) + PAD), theme.PARCHMENT)
     draw = ImageDraw.Draw(im)
-    draw.text((PAD, head // 2), "Combos on offer (pick by number)", font=theme.font(32, "serif"),
-              fill=theme.INK, anchor="lm")
+    title = i18n.t("row.title", lang)
+    text.draw(draw, (PAD, head // 2), title, size=text.fit(title, 32, WIDTH - 2 * PAD, "serif"),
+              kind="serif", fill=theme.INK, anchor="lm")
     races, powers = data.races(), data.powers()
-    big, mid, small = theme.font(32, "bold"), theme.font(28, "bold"), theme.font(26, "narrow")
+    big = theme.font(32, "bold")
+    col = COST_COLUMN - 12
     for slot, combo in enumerate(row):
         y0 = head + slot * ROW_H
         cy = y0 + ROW_H // 2
@@ -53,41 +74,49 @@ def draw_row(observation: dict) -> Image.Image:
                                fill=(248, 238, 212), outline=theme.INK, width=2)
         draw.ellipse((PAD + 10, cy - 26, PAD + 62, cy + 26), fill=theme.INK)
         draw.text((PAD + 36, cy), str(slot + 1), font=big, fill=(255, 255, 255), anchor="mm")
-        power, race = combo.get("power", "?"), combo.get("race", "?")
+        power_id, race_id = combo.get("power", "?"), combo.get("race", "?")
+        power, race = i18n.name("power", power_id, lang), i18n.name("race", race_id, lang)
         # the power badge (left) and the race banner (right), joined like the cardboard pieces
-        pc = _hue_colour(power, data.POWERS, 0.35, 0.85)
-        rc = _hue_colour(race, data.RACES, 0.45, 0.8)
+        pc = _hue_colour(power_id, data.POWERS, 0.35, 0.85)
+        rc = _hue_colour(race_id, data.RACES, 0.45, 0.8)
+        n = _tokens(race_id, races) + _tokens(power_id, powers)
+        size, _ = combo_sizes(power, race, n, lang)
         x = PAD + 72
-        pw = int(draw.textlength(power, font=mid)) + 30
-        rw = int(draw.textlength(race, font=mid)) + 32
+        pw = int(text.width(power, size)) + 30
+        rw = int(text.width(race, size)) + 32
         draw.rounded_rectangle((x, cy - 30, x + pw + 14, cy + 30), radius=28, fill=pc,
                                outline=theme.INK, width=2)
-        draw.text((x + 14, cy), power, font=mid, fill=theme.text_on(pc), anchor="lm")
+        text.draw(draw, (x + 14, cy), power, size=size, fill=theme.text_on(pc), anchor="lm")
         x += pw
         draw.polygon([(x, cy - 30), (x + rw, cy - 30), (x + rw - 14, cy), (x + rw, cy + 30),
                       (x, cy + 30)], fill=rc, outline=theme.INK, width=2)
-        draw.text((x + 12, cy), race, font=mid, fill=theme.text_on(rc), anchor="lm")
+        text.draw(draw, (x + 12, cy), race, size=size, fill=theme.text_on(rc), anchor="lm")
         x += rw + 16
-        n = _tokens(race, races) + _tokens(power, powers)
-        draw.text((x, cy - 15), f"{n} tokens", font=mid, fill=theme.INK, anchor="lm")
-        draw.text((x, cy + 19), f"{_tokens(race, races)} + {_tokens(power, powers)}",
-                  font=small, fill=(90, 70, 50), anchor="lm")
-        x = WIDTH - PAD - 226
-        cost = combo.get("cost", slot)
-        draw.text((x, cy - 15), f"cost {cost}", font=mid, fill=theme.INK, anchor="lm")
+        text.draw(draw, (x, cy - 15), i18n.t("row.tokens", lang, n=n), size=size,
+                  fill=theme.INK, anchor="lm")
+        text.draw(draw, (x, cy + 19), f"{_tokens(race_id, races)} + {_tokens(power_id, powers)}",
+                  size=26, kind="narrow", fill=(90, 70, 50), anchor="lm")
+        x = WIDTH - PAD - COST_COLUMN
+        cost = i18n.t("row.cost", lang, cost=combo.get("cost", slot))
+        text.draw(draw, (x, cy - 15), cost, size=text.fit(cost, 28, col), fill=theme.INK,
+                  anchor="lm")
         coins = combo.get("coins_on_combo", combo.get("coins", 0))
         if not coins:
-            draw.text((x, cy + 19), "no coins on it", font=small, fill=(90, 70, 50),
-                      anchor="lm")
+            none = i18n.t("row.no_coins", lang)
+            text.draw(draw, (x, cy + 19), none, size=text.fit(none, 26, col, "narrow"),
+                      kind="narrow", fill=(90, 70, 50), anchor="lm")
             continue
         # (coin icons) "2 on it": the coins the picker takes along
         cx = x + 14
         for k in range(min(coins, 4)):
             _coin(draw, cx + k * 14, cy + 19)
         tx = cx + (min(coins, 4) - 1) * 14 + 24
-        draw.text((tx, cy + 19), str(coins), font=mid, fill=theme.INK, anchor="lm")
-        tx += int(draw.textlength(str(coins), font=mid)) + 8
-        draw.text((tx, cy + 19), "on it", font=small, fill=(90, 70, 50), anchor="lm")
+        tx += text.draw(draw, (tx, cy + 19), str(coins), size=28, fill=theme.INK,
+                        anchor="lm") + 8
+        on_it = i18n.t("row.on_it", lang)
+        text.draw(draw, (tx, cy + 19), on_it,
+                  size=text.fit(on_it, 26, WIDTH - PAD - 10 - tx, "narrow"), kind="narrow",
+                  fill=(90, 70, 50), anchor="lm")
     return im
 
 
@@ -97,8 +126,8 @@ def _entry(item: object) -> str:
     return str(item)
 
 
-def draw_final(observation: dict,
-               regions_by_round: dict[str, list[int]] | None = None) -> Image.Image:
+def draw_final(observation: dict, regions_by_round: dict[str, list[int]] | None = None,
+               lang: str = "en") -> Image.Image:
     """Final coins, ranking, the tie-break note; a regions-held chart if history is given.
 
     Coins come from the finished game's ranking ({"player", "total", "tokens", "rank"})."""
@@ -128,11 +157,16 @@ def draw_final(observation: dict,
     head, rh = 110, 70
     im = Image.new("RGB", (WIDTH, head + rh * len(ranking) + 80 + chart_h), theme.PARCHMENT)
     draw = ImageDraw.Draw(im)
-    title = "Winner: " if len(winners) == 1 else "Shared victory: "
-    draw.text((PAD, 38), "Game over", font=theme.font(36, "serif"), fill=theme.INK, anchor="lm")
-    draw.text((PAD, 84), title + ", ".join(winners), font=theme.font(32, "bold"),
+    sep = i18n.t("list.sep", lang)
+    title = i18n.t("final.winner" if len(winners) == 1 else "final.shared", lang,
+                   names=sep.join(winners))
+    over = i18n.t("final.title", lang)
+    full = WIDTH - 2 * PAD
+    text.draw(draw, (PAD, 38), over, size=text.fit(over, 36, full, "serif"), kind="serif",
               fill=theme.INK, anchor="lm")
-    big, small = theme.font(30, "bold"), theme.font(26, "narrow")
+    text.draw(draw, (PAD, 84), title, size=text.fit(title, 32, full), fill=theme.INK,
+              anchor="lm")
+    big = theme.font(30, "bold")
     y = head
     best = max(coins.values(), default=0) or 1
     for place, name in enumerate(ranking, start=1):
@@ -143,32 +177,37 @@ def draw_final(observation: dict,
         draw.text((PAD + 8, cy), f"{place}.", font=big, fill=theme.INK, anchor="lm")
         sw = sprites.swatch(colours.get(name, (128, 128, 128)), 34)
         im.paste(sw, (PAD + 56, cy - 17), sw)
-        draw.text((PAD + 100, cy), name, font=big, fill=theme.INK, anchor="lm")
-        c = coins.get(name, 0)
         bar_x = 420
+        text.draw(draw, (PAD + 100, cy), name, size=text.fit(name, 30, bar_x - PAD - 110),
+                  fill=theme.INK, anchor="lm")
+        c = coins.get(name, 0)
         bar_w = int((WIDTH - PAD - 170 - bar_x) * c / best)
         draw.rounded_rectangle((bar_x, cy - 14, bar_x + max(bar_w, 6), cy + 14), radius=8,
                                fill=GOLD, outline=theme.INK, width=2)
-        draw.text((bar_x + max(bar_w, 6) + 12, cy), f"{c} coins", font=big, fill=theme.INK,
-                  anchor="lm")
+        label = i18n.t("final.coins", lang, n=c)
+        lx = bar_x + max(bar_w, 6) + 12
+        text.draw(draw, (lx, cy), label, size=text.fit(label, 30, WIDTH - PAD - lx),
+                  fill=theme.INK, anchor="lm")
         y += rh
     tied = [p for p in ranking if coins.get(p) == coins.get(ranking[0])]
     if len(tied) > 1:
-        note = ("Tie on coins: " + ", ".join(f"{p} {on_board[p]} tokens on the map"
-                                             for p in tied) + " (most tokens wins)")
+        note = i18n.t("final.tie", lang, list=sep.join(
+            i18n.t("final.tie_item", lang, player=p, n=on_board[p]) for p in tied))
     else:
-        note = "Ties on coins are broken by race tokens on the map (Active + In Decline)."
-    draw.text((PAD, y + 34), note, font=small, fill=(90, 70, 50), anchor="lm")
+        note = i18n.t("final.tie_rule", lang)
+    text.draw(draw, (PAD, y + 34), note, size=text.fit(note, 26, full, "narrow"), kind="narrow",
+              fill=(90, 70, 50), anchor="lm")
     if regions_by_round:
-        _chart(draw, (PAD, y + 70, WIDTH - PAD, y + 70 + chart_h - 20), regions_by_round, colours)
+        _chart(draw, (PAD, y + 70, WIDTH - PAD, y + 70 + chart_h - 20), regions_by_round, colours,
+               lang)
     return im
 
 
 def _chart(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int],
-           series: dict[str, list[int]], colours: dict) -> None:
+           series: dict[str, list[int]], colours: dict, lang: str = "en") -> None:
     x0, y0, x1, y1 = box
-    draw.text((x0, y0), "Regions held at the end of each round", font=theme.font(28, "bold"),
-              fill=theme.INK)
+    title = i18n.t("final.chart", lang)
+    text.draw(draw, (x0, y0), title, size=text.fit(title, 28, x1 - x0), fill=theme.INK)
     top, bottom, left = y0 + 44, y1 - 10, x0 + 44
     n = max(len(v) for v in series.values())
     peak = max((max(v) for v in series.values() if v), default=1) or 1

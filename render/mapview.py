@@ -8,9 +8,10 @@ from functools import cache, lru_cache
 
 from PIL import Image, ImageChops, ImageDraw, ImageFilter
 
+import i18n
 from engine import data
 
-from . import sprites, theme
+from . import sprites, text, theme
 from .geometry import board_key, geometry
 from .static import MARGIN, layout, map_layer, paste_centered
 
@@ -55,7 +56,7 @@ def _paste_inside(im: Image.Image, sprite: Image.Image, x: float, y: float,
 
 
 def draw_tokens(im: Image.Image, board: data.Board, observation: dict,
-                highlight: Iterable[int] = ()) -> None:
+                highlight: Iterable[int] = (), lang: str = "en") -> None:
     """Markers (owner colour, count, race), lost tribes, pieces, highlighted regions."""
     colours = seat_colours(observation)
     key = board_key(board)
@@ -68,10 +69,10 @@ def draw_tokens(im: Image.Image, board: data.Board, observation: dict,
         rid = int(key)
         sp = spots[rid]
         if reg.get("lost_tribe"):
-            _paste_inside(im, sprites.marker(0, "Tribe", theme.LOST_TRIBE), *sp.marker, size)
+            _paste_inside(im, sprites.marker(0, i18n.t("map.tribe", lang), theme.LOST_TRIBE), *sp.marker, size)
         elif reg.get("owner") is not None and reg.get("tokens", 0) > 0:
             colour = colours.get(reg["owner"], (128, 128, 128))
-            tag = sprites.marker(reg["tokens"], theme.abbr(reg.get("race")), colour,
+            tag = sprites.marker(reg["tokens"], theme.abbr(reg.get("race"), lang), colour,
                                  decline=bool(reg.get("decline")))
             _paste_inside(im, tag, *sp.marker, size)
         counts = Counter(reg.get("pieces", ()))
@@ -82,35 +83,44 @@ def draw_tokens(im: Image.Image, board: data.Board, observation: dict,
             _paste_inside(im, sprites.piece(kind, counts[kind]), x, y, size)
 
 
-def _race_line(hold: dict | None) -> str:
+def _race_line(hold: dict | None, lang: str = "en") -> str:
     if not hold:
-        return "no race"
+        return i18n.t("map.no_race", lang)
     power = hold.get("power")
-    return f"{power} {hold['race']}" if power else hold["race"]
+    if not power:
+        return i18n.name("race", hold["race"], lang)
+    return i18n.t("combo", lang, power=power, race=hold["race"])
 
 
-LEGEND = (("mountain", "mountain"), ("mine", "mine"), ("magic_source", "magic"),
-          ("cavern", "cavern"), ("lost_tribe", "lost tribe"), ("fortress", "fortress"),
-          ("troll_lair", "troll lair"), ("encampment", "camp"), ("hero", "hero"),
-          ("dragon", "dragon"), ("hole", "hole"))
+LEGEND = ("mountain", "mine", "magic_source", "cavern", "lost_tribe", "fortress",
+          "troll_lair", "encampment", "hero", "dragon", "hole")
+LEGEND_SIZE = 22  # the words under the symbols; shrunk (measured) to fit their cell
 LEGEND_H = 100
 
 
+def legend_cell(width: int) -> float:
+    """The room for one legend word: a cell less the symbol drawn left of it."""
+    per_row = (len(LEGEND) + 1) // 2
+    return (width - 2 * MARGIN) / per_row - 46
+
+
 @cache
-def legend(width: int) -> Image.Image:
+def legend(width: int, lang: str = "en") -> Image.Image:
     """What the symbols and pieces mean, two rows under the players."""
     im = Image.new("RGB", (width, LEGEND_H), theme.PARCHMENT)
     draw = ImageDraw.Draw(im)
     draw.line((MARGIN, 2, width - MARGIN, 2), fill=theme.PARCHMENT_DARK, width=2)
     per_row = (len(LEGEND) + 1) // 2
     cell = (width - 2 * MARGIN) / per_row
-    f = theme.font(22, "narrow")
-    for i, (kind, word) in enumerate(LEGEND):
+    room = legend_cell(width)
+    for i, kind in enumerate(LEGEND):
+        word = i18n.t(f"legend.{kind}", lang)
         x = MARGIN + cell * (i % per_row)
         y = 28 + 46 * (i // per_row)
         sprite = sprites.symbol(kind) if kind in sprites.SYMBOLS else sprites.piece(kind)
         paste_centered(im, sprite, x + 20, y)
-        draw.text((x + 42, y), word, font=f, fill=theme.INK, anchor="lm")
+        size = text.fit(word, LEGEND_SIZE, room, "narrow")
+        text.draw(draw, (x + 42, y), word, size=size, kind="narrow", fill=theme.INK, anchor="lm")
     return im
 
 
@@ -118,25 +128,24 @@ def panel_height(n_players: int) -> int:
     return PANEL_HEAD + PANEL_ROW * n_players + 10 + LEGEND_H
 
 
-def draw_panel(im: Image.Image, top: int, observation: dict, *, viewer: str | None) -> None:
+def draw_panel(im: Image.Image, top: int, observation: dict, *, viewer: str | None,
+               lang: str = "en") -> None:
     """Round, whose turn, and per player: colour, active race, hand, declines (coins: own only)."""
     draw = ImageDraw.Draw(im)
     w = im.width
     draw.rectangle((0, top, w, im.height), fill=theme.PARCHMENT)
     draw.line((MARGIN, top + 2, w - MARGIN, top + 2), fill=theme.INK, width=3)
-    head = theme.font(28, "serif")
     rnd, rounds = observation.get("round"), observation.get("rounds")
     if observation.get("finished"):
-        title = f"Game over after round {rnd} of {rounds}"
+        title = i18n.t("map.title_over", lang, round=rnd, rounds=rounds)
     else:
-        cur = observation.get("current")
-        stage = observation.get("stage")
-        title = f"Round {rnd} of {rounds} · {cur} to play"
-        if stage:
-            title += f" ({stage})"
-    draw.text((MARGIN + 4, top + PANEL_HEAD // 2 + 2), title, font=head, fill=theme.INK,
-              anchor="lm")
-    big, small = theme.font(26, "bold"), theme.font(22, "narrow")
+        stage = observation.get("stage") or ""
+        title = i18n.t("map.title", lang, round=rnd, rounds=rounds,
+                       player=observation.get("current"),
+                       stage=i18n.t(f"stage.{stage}", lang) if i18n.has(f"stage.{stage}") else stage)
+    size = text.fit(title, 28, w - 2 * MARGIN - 8, "serif")
+    text.draw(draw, (MARGIN + 4, top + PANEL_HEAD // 2 + 2), title, size=size, kind="serif",
+              fill=theme.INK, anchor="lm")
     colours = seat_colours(observation)
     y = top + PANEL_HEAD
     for name, p in observation["players"].items():
@@ -148,31 +157,38 @@ def draw_panel(im: Image.Image, top: int, observation: dict, *, viewer: str | No
         sw = sprites.swatch(colours[name], 34)
         im.paste(sw, (MARGIN + 6, y + 8), sw)
         x = MARGIN + 50
-        draw.text((x, y + 6), name, font=big, fill=theme.INK)
-        x2 = x + int(draw.textlength(name, font=big)) + 18
+        room = w - MARGIN - x
+        name_size = text.fit(name, 26, room / 2, "bold")
+        x2 = x + text.draw(draw, (x, y + 6), name, size=name_size, kind="bold",
+                           fill=theme.INK) + 18
         act = p.get("active")
-        line1 = _race_line(act)
+        line1 = _race_line(act, lang)
         if act:
-            line1 += f" · {act.get('tokens_on_board', 0)} on map · {p.get('hand', 0)} in hand"
-        draw.text((x2, y + 8), line1, font=small, fill=theme.INK)
+            line1 = i18n.t("map.active", lang, combo=line1, on_map=act.get("tokens_on_board", 0),
+                           hand=p.get("hand", 0))
+        text.draw(draw, (x2, y + 8), line1, size=text.fit(line1, 22, w - MARGIN - x2, "narrow"),
+                  kind="narrow", fill=theme.INK)
         decl = p.get("decline") or []
-        line2 = "in decline: " + ", ".join(
-            f"{_race_line(d)} ({d.get('tokens_on_board', 0)})" for d in decl) if decl else ""
+        sep = i18n.t("list.sep", lang)
+        line2 = i18n.t("map.in_decline", lang, list=sep.join(
+            f"{_race_line(d, lang)} ({d.get('tokens_on_board', 0)})" for d in decl)) if decl else ""
         if viewer is not None and name == viewer and "coins" in p:
-            line2 = (line2 + " · " if line2 else "") + f"your coins: {p['coins']}"
+            line2 = (line2 + " · " if line2 else "") + i18n.t("map.your_coins", lang,
+                                                              coins=p["coins"])
         if line2:
-            draw.text((x, y + 40), line2, font=small, fill=(90, 70, 50))
+            text.draw(draw, (x, y + 40), line2, size=text.fit(line2, 22, room, "narrow"),
+                      kind="narrow", fill=(90, 70, 50))
         y += PANEL_ROW
-    im.paste(legend(w), (0, y + 10))
+    im.paste(legend(w, lang), (0, y + 10))
 
 
 def draw_map(board: data.Board, observation: dict, *, viewer: str | None = None,
-             highlight: Iterable[int] = ()) -> Image.Image:
+             highlight: Iterable[int] = (), lang: str = "en") -> Image.Image:
     """The full map picture (RGB) of an observation of `board`."""
     static = map_layer(board_key(board))
     n = len(observation["players"])
     im = Image.new("RGB", (static.width, static.height + panel_height(n)), theme.PARCHMENT)
     im.paste(static, (0, 0))
-    draw_tokens(im, board, observation, highlight)
-    draw_panel(im, static.height, observation, viewer=viewer)
+    draw_tokens(im, board, observation, highlight, lang)
+    draw_panel(im, static.height, observation, viewer=viewer, lang=lang)
     return im

@@ -7,7 +7,10 @@ from functools import cache
 
 from PIL import Image, ImageDraw
 
-from . import theme
+import i18n
+from engine import data
+
+from . import text, theme
 
 SS = 4  # supersampling factor
 CREAM = (250, 244, 226)
@@ -171,17 +174,28 @@ def draw_probe() -> ImageDraw.ImageDraw:
 
 # ----------------------------------------------------------------------------- markers
 
+LABEL_SIZE, LABEL_LEAST = 22, 14  # race label on a marker: drawn size, smallest allowed
+
+
+@cache
+def label_room() -> float:
+    """Drawn width of the widest English race abbreviation: the room of every label."""
+    return max(text.width(i18n.t(f"abbr.{r}", "en"), LABEL_SIZE * SS, "narrow")
+               for r in data.RACES) / SS
+
 @cache
 def marker(count: int, label: str, fill: Colour, *, decline: bool = False,
            ring: Colour | None = None, h: int = 44) -> Image.Image:
     """A rounded tag "3 Orc": token count (big) and race abbreviation, in the owner's colour.
 
-    In decline: grey with hatching in the owner's colour."""
-    fc, fl = theme.font(30 * SS, "bold"), theme.font(22 * SS, "narrow")
-    probe = draw_probe()
+    In decline: grey with hatching in the owner's colour. The label is measured and shrunk
+    to the room of the widest English race abbreviation, so no language makes a tag wider
+    than the ones the board layout was made for."""
+    fc = theme.font(30 * SS, "bold")
     cnt = str(count) if count else ""
-    wc = probe.textlength(cnt, font=fc) / SS if cnt else 0
-    wl = probe.textlength(label, font=fl) / SS
+    wc = text.width(cnt, 30 * SS, "bold") / SS if cnt else 0
+    ls = text.fit(label, LABEL_SIZE * SS, label_room() * SS, "narrow", least=LABEL_LEAST * SS)
+    wl = text.width(label, ls, "narrow") / SS
     w = int(wc + wl + (30 if cnt else 22))
     im, draw = _canvas(w, h)
     s = SS
@@ -210,7 +224,7 @@ def marker(count: int, label: str, fill: Colour, *, decline: bool = False,
         draw.text((x, h * s / 2), cnt, font=fc, fill=ink, anchor="lm",
                   stroke_width=s if decline else 0, stroke_fill=stroke)
         x += int((wc + 6) * s)
-    draw.text((x, h * s / 2 + s), label, font=fl, fill=ink, anchor="lm")
+    text.draw(draw, (x, h * s / 2 + s), label, size=ls, kind="narrow", fill=ink, anchor="lm")
     if ring:
         draw.rounded_rectangle((0, 0, w * s - 1, h * s - 1), radius=13 * s, outline=ring,
                                width=2 * s)

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from functools import cache
-
 from PIL import ImageFont
 
-from engine.data import DATA_DIR
+import i18n
 
-FONT_DIR = DATA_DIR / "fonts"
+from . import text
+
+FONT_DIR = text.FONT_DIR
 
 # Okabe & Ito (2008), colour-blind safe; order = seat order.
 PLAYER_COLOURS: tuple[tuple[int, int, int], ...] = (
@@ -44,19 +44,12 @@ BORDER = (58, 42, 28)
 DECLINE_FILL = (196, 196, 196)
 LOST_TRIBE = (128, 98, 64)
 HIGHLIGHT = (255, 255, 255)
-RACE_ABBR = {
-    "Amazons": "Ama", "Dwarves": "Dwa", "Elves": "Elf", "Ghouls": "Gho", "Giants": "Gia",
-    "Halflings": "Hal", "Humans": "Hum", "Orcs": "Orc", "Ratmen": "Rat", "Skeletons": "Ske",
-    "Sorcerers": "Sor", "Tritons": "Tri", "Trolls": "Tro", "Wizards": "Wiz",
-}
 
 
-@cache
 def font(size: int, kind: str = "bold") -> ImageFont.FreeTypeFont:
-    """A shipped font: "bold" (DejaVu Sans Bold), "narrow" (condensed bold), "serif"."""
-    name = {"bold": "DejaVuSans-Bold.ttf", "narrow": "DejaVuSansCondensed-Bold.ttf",
-            "serif": "DejaVuSerif-Bold.ttf"}[kind]
-    return ImageFont.truetype(str(FONT_DIR / name), size)
+    """The first font of a kind ("bold", "narrow", "serif"), raqm layout; words in any
+    script go through render.text, which falls back along the kind's font chain."""
+    return text.font(size, kind)
 
 
 def player_colour(seat: int) -> tuple[int, int, int]:
@@ -69,5 +62,9 @@ def text_on(fill: tuple[int, int, int]) -> tuple[int, int, int]:
     return (20, 16, 12) if 0.299 * r + 0.587 * g + 0.114 * b > 140 else (255, 255, 255)
 
 
-def abbr(race: str | None) -> str:
-    return RACE_ABBR.get(race or "", (race or "?")[:3])
+def abbr(race: str | None, lang: str = "en") -> str:
+    """The race's short name on map markers, in the picture's language."""
+    if race is None:
+        return "?"
+    key = f"abbr.{race}"
+    return i18n.t(key, lang) if i18n.has(key, lang) else race[:3]

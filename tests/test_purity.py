@@ -90,3 +90,19 @@ def test_league_core_modules_are_pure() -> None:
         inner = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)
                  and n.module and n.module.startswith("bot")}
         assert inner <= {"bot.ratings", "bot.standings", "bot.tables", "bot.league_export"}, inner
+
+
+def test_i18n_imports_only_the_standard_library() -> None:
+    files = _imports("i18n")
+    assert files, "i18n/ has no Python files"
+    allowed = set(sys.stdlib_module_names) | {"i18n"}
+    for path, names in files.items():
+        bad = names - allowed
+        assert not bad, f"{path} imports {sorted(bad)}"
+
+
+def test_render_imports_only_engine_i18n_and_pillow_of_the_outside() -> None:
+    allowed = set(sys.stdlib_module_names) | {"PIL", "engine", "i18n", "render"}
+    for path, names in _imports("render").items():
+        bad = names - allowed
+        assert not bad, f"{path} imports {sorted(bad)}"

@@ -13,8 +13,10 @@ from discord.ext import commands
 from pydantic import ValidationError
 
 import engine
+import i18n
 from bot import flow, rules_text, text
 from bot.clock import ClockConfig, clock_of, duration
+from bot.language import FOLLOW_DISCORD, of_game, reply_language
 from bot.service import AI_LEVELS, GameService, NoGameHere, ServiceError
 from bot.store import GameRow
 from bot.ui import NO_MENTIONS, NotModerator, display_name, is_moderator, send
@@ -26,6 +28,9 @@ log = logging.getLogger(__name__)
 Choice = app_commands.Choice
 PIECE_NAMES = {"fortress": "Fortress", "encampment": "Encampment", "hero": "Hero",
                "troll_lair": "Troll lair"}
+# each language by its own name (Discord has no Icelandic locale: it comes only from here)
+LANGUAGE_CHOICES = [Choice(name=i18n.t("lang.name", lang), value=lang)
+                    for lang in i18n.LANGUAGES]
 
 
 class ServerOnly(ServiceError):
@@ -49,9 +54,15 @@ def _clock(limit: str | None, reminders: str | None, default: ClockConfig) -> Cl
         raise ServiceError("Reminders are `dm`, `mention` or `off`.") from None
 
 
+def _named(kind: str, ident: str, lang: str) -> str:
+    """A race or power as its box calls it in `lang`, with the English name for searching."""
+    name = i18n.name(kind, ident, lang)
+    return ident if name == ident else f"{name} ({ident})"
+
+
 def _channel(interaction: discord.Interaction) -> int:
     if interaction.guild_id is None or interaction.channel_id is None:
-        raise ServerOnly("Games are played in server channels; use this command there.")
+        raise ServerOnly.said("ui.server_only")
     return interaction.channel_id
 
 
@@ -125,10 +136,11 @@ class Game(commands.Cog):
         seed="Seed for a reproducible game (random if left out)",
         clock="Turn time limit: off, 10m, 12h, 2d ... (default: the server's)",
         reminders="How the player whose turn it is gets reminded",
+        language="Language of the game's public posts and pictures (default: the server's)",
     )
     @app_commands.choices(board=[
         Choice(name=text.board_choice(engine_data.board(b).players), value=b)
-        for b in engine_data.BOARD_IDS], reminders=REMIND_CHOICES)
+        for b in engine_data.BOARD_IDS], reminders=REMIND_CHOICES, language=LANGUAGE_CHOICES)
     async def new(
         self,
         interaction: discord.Interaction,
@@ -137,33 +149,38 @@ class Game(commands.Cog):
         seed: app_commands.Range[int, 0, 2_147_483_647] | None = None,
         clock: app_commands.Range[str, 1, 20] | None = None,
         reminders: str | None = None,
+        language: str | None = None,
     ) -> None:
         channel_id = _channel(interaction)
-        options = None
+        languages = self.bot.languages  # type: ignore[attr-defined]
+        options: dict[str, Any] = {
+            "language": await languages.for_new_game(interaction.guild_id, language)}
         if clock is not None or reminders is not None:
             default = clock_of(await self.service.store.guild_clock(interaction.guild_id))
             chosen = _clock(clock, reminders, default)
             self.service.check_limit(chosen)
-            options = {"clock": chosen.to_json()}
+            options["clock"] = chosen.to_json()
         game = await self.service.open_lobby(
             guild_id=interaction.guild_id, channel_id=channel_id, user_id=interaction.user.id,
             name=display_name(interaction.user), players=players, board=board, seed=seed,
             options=options,
         )
-        await flow.post_lobby(interaction, game, "A new game of Small World!")
+        await flow.post_lobby(interaction, game, i18n.t("lobby.new", of_game(game)))
 
     @sw.command(name="join", description="Join the lobby in this channel")
     async def join(self, interaction: discord.Interaction) -> None:
         game = await self.service.join(_channel(interaction), interaction.user.id,
                                        display_name(interaction.user))
-        await flow.lobby_changed(interaction, game, text.LOBBY_JOINED.format(game=game.id))
+        await flow.lobby_changed(interaction, game, i18n.t(
+            "lobby.joined", await reply_language(interaction), game=game.id))
 
     @sw.command(name="leave", description="Leave the lobby in this channel")
     async def leave(self, interaction: discord.Interaction) -> None:
         settings = self.bot.settings  # type: ignore[attr-defined]
         game = await self.service.leave(_channel(interaction), interaction.user.id,
                                         is_mod=is_moderator(interaction, settings.mod_role_id))
-        await flow.lobby_changed(interaction, game, text.LOBBY_LEFT.format(game=game.id))
+        await flow.lobby_changed(interaction, game, i18n.t(
+            "lobby.left", await reply_language(interaction), game=game.id))
 
     @sw.command(name="start", description="Start the game (the opener or a moderator)")
     async def start(self, interaction: discord.Interaction) -> None:
@@ -214,10 +231,9 @@ class Game(commands.Cog):
             combos = await self.service.combos(interaction.channel_id or 0, interaction.user.id)
         except ServiceError:
             return []
+        lang = await reply_language(interaction)
         return _filter(current, [
-            Choice(name=(f"{c.slot + 1}. {c.label()}"
-                         + ("" if c.can_pick else " (not enough coins)"))[:100],
-                   value=c.slot + 1)
+            Choice(name=f"{c.slot + 1}. {c.pick_label(lang)}"[:100], value=c.slot + 1)
             for c in combos])
 
     @sw.command(name="conquer", description="Conquer a region with tokens in hand")
@@ -239,9 +255,10 @@ class Game(commands.Cog):
         except ServiceError:
             return []
         seen: dict[int, Choice[int]] = {}
+        lang = await reply_language(interaction)
         for t in targets:
             if t.verb.startswith("conquer") and t.region not in seen:
-                seen[t.region] = Choice(name=t.label()[:100], value=t.region)
+                seen[t.region] = Choice(name=t.label(lang)[:100], value=t.region)
         return _filter(current, list(seen.values()))
 
     @sw.command(name="reinforce", description="Final conquest: name a region, then roll the die")
@@ -414,14 +431,12 @@ class Game(commands.Cog):
         rows = await self.service.score(interaction.user.id)
         here = interaction.channel_id
         rows.sort(key=lambda r: r.game.channel_id != here)
+        lang = await reply_language(interaction)
         if not rows:
-            await send(interaction, "You are not playing in any game right now.", ephemeral=True)
+            await send(interaction, i18n.t("score.none", lang), ephemeral=True)
             return
-        lines = []
-        for r in rows:
-            turn = " — your turn!" if r.is_your_turn else ""
-            lines.append(f"Game #{r.game.id} in <#{r.game.channel_id}> (round {r.round}): "
-                         f"**{r.coins}** coins{turn}")
+        lines = [i18n.t("score.line", lang, game=r.game.id, channel=r.game.channel_id,
+                        round=r.round, coins=r.coins or 0, turn=r.is_your_turn) for r in rows]
         await send(interaction, "\n".join(lines), ephemeral=True)
 
     @sw.command(name="rules", description="Rule text for a race, a special power or a topic")
@@ -434,11 +449,15 @@ class Game(commands.Cog):
 
     @rules.autocomplete("race")
     async def _races(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
-        return _filter(current, [Choice(name=r, value=r) for r in engine_data.RACES])
+        lang = await reply_language(interaction)
+        return _filter(current, [Choice(name=_named("race", r, lang), value=r)
+                                 for r in engine_data.RACES])
 
     @rules.autocomplete("power")
     async def _powers(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
-        return _filter(current, [Choice(name=p, value=p) for p in engine_data.POWERS])
+        lang = await reply_language(interaction)
+        return _filter(current, [Choice(name=_named("power", p, lang), value=p)
+                                 for p in engine_data.POWERS])
 
     @rules.autocomplete("topic")
     async def _topics(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
@@ -446,7 +465,8 @@ class Game(commands.Cog):
 
     @sw.command(name="help", description="How to play here: the turn and the commands")
     async def help_(self, interaction: discord.Interaction) -> None:
-        await send(interaction, text.HELP, ephemeral=True)
+        await send(interaction, i18n.t("help.text", await reply_language(interaction)),
+                   ephemeral=True)
 
     @sw.command(name="board", description="Every region of the map as text, by holder")
     @app_commands.describe(public="Post it for everyone (default: only you see it)")
@@ -461,7 +481,47 @@ class Game(commands.Cog):
     @app_commands.describe(on="True: DM me when I must act; False: stop")
     async def notify(self, interaction: discord.Interaction, on: bool) -> None:
         await self.service.store.set_turn_dm(interaction.user.id, on)
-        await send(interaction, text.notify_line(on), ephemeral=True)
+        await send(interaction, i18n.t("notify.on" if on else "notify.off",
+                                       await reply_language(interaction)), ephemeral=True)
+
+    # -- language -------------------------------------------------------------------------
+
+    # top level (like /sw-mod): /sw already holds Discord's limit of 25 subcommands
+    @app_commands.command(name="sw-language",
+                          description="Choose the language I answer you in (or this server's "
+                                      "games, for moderators)")
+    @app_commands.describe(language="A language, or Discord to follow your Discord setting",
+                           server="Set it for this server's games (moderators)")
+    @app_commands.choices(language=[*LANGUAGE_CHOICES,
+                                    Choice(name="Discord", value=FOLLOW_DISCORD)])
+    async def language(self, interaction: discord.Interaction, language: str | None = None,
+                       server: bool = False) -> None:
+        languages = self.bot.languages  # type: ignore[attr-defined]
+        code = None if language in (None, FOLLOW_DISCORD) else i18n.normalize(language)
+        if server:
+            if interaction.guild_id is None:
+                raise ServerOnly.said("ui.server_only")
+            if not is_moderator(interaction, self.bot.settings.mod_role_id):  # type: ignore[attr-defined]
+                lang = await reply_language(interaction)
+                await send(interaction, i18n.t("lang.need_mod", lang), ephemeral=True)
+                return
+            if language is not None:
+                await languages.set_guild(interaction.guild_id, code)
+            said = ("lang.set_server" if code else "lang.reset_server") if language else "lang.show"
+        else:
+            if language is not None:
+                await languages.set_user(interaction.user.id, code)
+            said = ("lang.set_user" if code else "lang.reset_user") if language else "lang.show"
+        lang = code if (server and code) else await reply_language(interaction)
+        if said == "lang.show":
+            mine = await languages.user(interaction.user.id)
+            guild = await languages.guild(interaction.guild_id)
+            text_ = i18n.t(said, lang,
+                           user=i18n.t("lang.name", mine) if mine else i18n.t("lang.discord", lang),
+                           server=i18n.t("lang.name", guild or i18n.DEFAULT))
+        else:
+            text_ = i18n.t(said, lang)
+        await send(interaction, text_, ephemeral=True)
 
     # -- moderators -----------------------------------------------------------------------
 
@@ -518,9 +578,9 @@ class Game(commands.Cog):
         channel_id = _channel(interaction)
         self._require_mod(interaction)
         game = await self.service.end(channel_id, interaction.user.id)
-        await flow.retire_game_message(self.bot, self.service, game,
-                                       text.MOD_ENDED.format(game=game.id))
-        await send(interaction, text.MOD_ENDED.format(game=game.id))
+        ended = i18n.t("game.mod_ended", of_game(game), game=game.id)
+        await flow.retire_game_message(self.bot, self.service, game, ended)
+        await send(interaction, ended)
 
     @mod.command(name="undo", description="Take back the last actions, whoever made them")
     @app_commands.describe(count="How many actions (default 1)")

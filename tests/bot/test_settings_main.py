@@ -175,3 +175,15 @@ def test_bad_shard_settings(clean_env: Path, monkeypatch: pytest.MonkeyPatch, co
     monkeypatch.setenv("SHARD_IDS", ids)
     with pytest.raises(ValidationError):
         Settings()
+def test_missing_fribidi_stops_with_one_line(clean_env: Path, monkeypatch: pytest.MonkeyPatch,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    """Without raqm (no FriBiDi on the system) the bot refuses to start, saying what to install."""
+    from PIL import features
+
+    monkeypatch.setenv("DISCORD_TOKEN", "x" * 59)
+    real = features.check
+    monkeypatch.setattr(features, "check", lambda name: False if name == "raqm" else real(name))
+    assert main([]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "FriBiDi" in err and "libfribidi0" in err
+    assert "Traceback" not in err

@@ -44,8 +44,8 @@ def test_lost_tribe_and_die_lines() -> None:
                               "defender_race": "Lost Tribe", "lost": 1})
     assert lt == "**ann**'s Orcs conquer region 2 from a Lost Tribe using 3 tokens."
     rolled = text.describe_event({"type": "rolled", "player": "ann", "value": 2,
-                                  "for": "region 5"})
-    assert "**2**" in rolled and "region 5" in rolled
+                                  "for": "reinforce"})
+    assert "**2**" in rolled and "final conquest" in rolled
 
 
 def test_ranking_lines_reveal_totals_and_tie_break() -> None:

@@ -25,6 +25,8 @@ from engine.actions import (
     Reinforce,
     Roll,
 )
+from engine.errors import MESSAGES, format_english
+from engine.events import parse_event
 
 NAMES = ["ann", "bob", "cid", "dee", "eve"]
 BOARDS = {"official-2p": 2, "official-3p": 3, "official-4p": 4, "official-5p": 5}
@@ -180,8 +182,10 @@ def play(board: str, seed: int, *, thorough: bool, aggressive: bool = False,
                 a = _random_action(rnd, s)
                 if _dump(a) in texts:
                     continue
-                with pytest.raises(engine.RulesViolation):
+                with pytest.raises(engine.RulesViolation) as refused:
                     engine.apply(s, a)
+                err = refused.value  # every refusal is data: a known sentence + its params
+                assert err.message == format_english(MESSAGES[err.key], err.params)
             assert s.key() == before_key, "apply mutated its input"
         action = choose(rnd, legal, aggressive)
         parsed = engine.parse_action(action.model_dump(mode="json"))
@@ -194,6 +198,7 @@ def play(board: str, seed: int, *, thorough: bool, aggressive: bool = False,
         assert s.version == len(log)
         _check_static(s)
         for e in step.events:
+            assert parse_event(e).as_dict() == e, "event does not fit its typed model"
             if e["type"] == "turn_ended":
                 rounds_seen.add(e["round"])
             if seen is not None:

@@ -37,7 +37,8 @@ class ActorsMixin:
             raise FakeDiscordError(f"unknown channel {cid}; create channels with add_channel()")
         ch = self.channels[cid]
         base: dict[str, Any] = {"channel_id": cid, "app_permissions": str(ALL_PERMISSIONS),
-                                "locale": "en-US", "entitlements": []}
+                                "locale": self.user_locales.get(uid, "en-US"),
+                                "entitlements": []}
         if ch["type"] == 1:
             return {**base, "user": self.users[uid], "channel": ch, "context": 1,
                     "authorizing_integration_owners": {"0": "0"}}
@@ -56,6 +57,10 @@ class ActorsMixin:
             "context": 0,
             "authorizing_integration_owners": {"0": guild["id"]},
         }
+
+    def set_locale(self, user: Any, locale: str) -> None:
+        """The language of `user`'s Discord client: what their interactions carry as `locale`."""
+        self.user_locales[object_id(user)] = locale
 
     async def _send_interaction(self, kind: int, user: Any, channel: Any, data: dict[str, Any], *,
                                 message: Message | None = None, timeout: float = 5.0) -> Interaction:

@@ -75,6 +75,7 @@ class FakeDiscord(GatewayMixin, ActorsMixin, RestMixin):
         self.strict = True
 
         self.users: dict[str, dict[str, Any]] = {self.owner["id"]: self.owner}
+        self.user_locales: dict[str, str] = {}  # user id -> client locale (default en-US)
         self.guilds: dict[str, dict[str, Any]] = {}
         self.channels: dict[str, dict[str, Any]] = {}
         self.messages: dict[str, Message] = {}

@@ -1,0 +1,41 @@
+"""Slash commands in the players' languages: discord.py's Translator over the i18n catalogs.
+
+Discord shows a command's localized name and description to a user whose client runs in
+that locale. Names and descriptions are looked up by their English text in
+i18n/commands/<lang>.json; choices that name a piece use the game catalog's piece names.
+Discord has no Icelandic locale, so Icelandic players see the English command names.
+"""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.app_commands import TranslationContextLocation as Where
+
+import i18n
+
+NAMES = (Where.command_name, Where.group_name, Where.parameter_name)
+DESCRIPTIONS = (Where.command_description, Where.group_description, Where.parameter_description)
+# Discord locales we translate the commands for, and our language for each
+LOCALES: dict[str, str] = {loc: lang for loc, lang in i18n.DISCORD_LOCALES.items() if lang != "en"}
+
+
+class CatalogTranslator(app_commands.Translator):
+    """Answers discord.py's per-locale questions from the catalogs (None: keep English)."""
+
+    async def translate(self, string: app_commands.locale_str, locale: discord.Locale,
+                        context: app_commands.TranslationContext) -> str | None:
+        lang = LOCALES.get(locale.value)
+        if lang is None:
+            return None
+        where = context.location
+        if where in NAMES:
+            return i18n.commands(lang)["names"].get(string.message)
+        if where in DESCRIPTIONS:
+            return i18n.commands(lang)["descriptions"].get(string.message)
+        if where is Where.choice_name:
+            value = getattr(context.data, "value", None)
+            if isinstance(value, str) and i18n.has(f"piece.{value}", lang):
+                piece = i18n.name("piece", value, lang)
+                return piece[:1].upper() + piece[1:]
+        return None

@@ -1,0 +1,249 @@
+"""Player-facing words in nine languages: key-based catalogs, named placeholders, plurals.
+
+Pure standard library; imports nothing of ours, so the engine-free code, render and the bot
+can all use it. One JSON file per language in `catalogs/` maps keys to ICU-style messages:
+
+    "event.deployed": "{player} puts {count, plural, one {# token} other {# tokens}} on region {region}."
+
+Syntax: `{name}` is a named value; `{n, plural, one {...} other {...}}` picks a form by the
+language's CLDR cardinal rule (`#` is the number; `=0 {...}` matches exactly); and
+`{x, race}`, `{x, power}`, `{x, piece}`, `{x, terrain}` name an id in the message's
+language (the catalog's `race.<x>` etc.); `{x, select, true {..} other {..}}` picks a
+form by value. A key missing in a language falls back to English.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Iterator
+from functools import cache
+from pathlib import Path
+
+CATALOG_DIR = Path(__file__).resolve().parent / "catalogs"
+
+DEFAULT = "en"
+# Our language codes (Discord's where Discord has the language; Icelandic it has not).
+LANGUAGES: tuple[str, ...] = ("en", "da", "nl", "fi", "hu", "is", "no", "sv", "th")
+# Discord locale -> our code. Discord has no Icelandic; "no" is its Norwegian (Bokmål).
+DISCORD_LOCALES: dict[str, str] = {
+    "en-US": "en", "en-GB": "en", "da": "da", "nl": "nl", "fi": "fi", "hu": "hu",
+    "no": "no", "sv-SE": "sv", "th": "th",
+}
+ALIASES = {"nb": "no", "nn": "no", "nb-NO": "no", "sv": "sv", "is-IS": "is"}
+NAME_TYPES = ("race", "power", "piece", "terrain")
+
+
+def _one_integer(n: int) -> str:
+    return "one" if n == 1 else "other"
+
+
+def _icelandic(n: int) -> str:
+    # CLDR: one when t = 0 and i % 10 = 1 and i % 100 != 11 (integers: 1, 21, 31, ... not 11).
+    return "one" if n % 10 == 1 and n % 100 != 11 else "other"
+
+
+# CLDR cardinal plural rules, restricted to whole numbers (all our counts are whole).
+PLURAL_RULES: dict[str, Callable[[int], str]] = {
+    "en": _one_integer, "da": _one_integer, "nl": _one_integer, "fi": _one_integer,
+    "hu": _one_integer, "no": _one_integer, "sv": _one_integer, "is": _icelandic,
+    "th": lambda n: "other",
+}
+# The categories each language's plural messages must give (CLDR, whole numbers).
+PLURAL_CATEGORIES: dict[str, frozenset[str]] = {
+    lang: frozenset({"other"} if lang == "th" else {"one", "other"}) for lang in LANGUAGES
+}
+
+
+def normalize(lang: str | None) -> str:
+    """Our code for a language tag or Discord locale; English for anything unknown."""
+    if not lang:
+        return DEFAULT
+    lang = str(lang)
+    if lang in LANGUAGES:
+        return lang
+    if lang in DISCORD_LOCALES:
+        return DISCORD_LOCALES[lang]
+    if lang in ALIASES:
+        return ALIASES[lang]
+    base = lang.split("-")[0].lower()
+    return base if base in LANGUAGES else ALIASES.get(base, DEFAULT)
+
+
+def plural_category(lang: str, n: int) -> str:
+    return PLURAL_RULES.get(normalize(lang), _one_integer)(abs(int(n)))
+
+
+@cache
+def catalog(lang: str) -> dict[str, str]:
+    """The messages of one language (notes under keys starting with "_" left out)."""
+    path = CATALOG_DIR / f"{lang}.json"
+    raw = json.loads(path.read_text(encoding="utf-8"))
+    return {k: v for k, v in raw.items() if not k.startswith("_")}
+
+
+@cache
+def notes(lang: str) -> dict:
+    """The catalog's `_notes`: which terms are not from a rulebook, and why."""
+    raw = json.loads((CATALOG_DIR / f"{lang}.json").read_text(encoding="utf-8"))
+    return raw.get("_notes", {})
+
+
+@cache
+def commands(lang: str) -> dict:
+    """Slash-command names and descriptions of one language, keyed by the English text
+    ({"names": {...}, "descriptions": {...}}; empty for English and unknown languages)."""
+    path = CATALOG_DIR.parent / "commands" / f"{normalize(lang)}.json"
+    if normalize(lang) == DEFAULT or not path.exists():
+        return {"names": {}, "descriptions": {}}
+    raw = json.loads(path.read_text(encoding="utf-8"))
+    return {"names": raw.get("names", {}), "descriptions": raw.get("descriptions", {})}
+
+
+def has(key: str, lang: str = DEFAULT) -> bool:
+    return key in catalog(normalize(lang)) or key in catalog(DEFAULT)
+
+
+def template(key: str, lang: str = DEFAULT) -> str:
+    """The raw message of `key` in `lang`, else in English; KeyError if English lacks it."""
+    lang = normalize(lang)
+    found = catalog(lang).get(key)
+    if found is None:
+        found = catalog(DEFAULT)[key]
+    return found
+
+
+def t(key: str, lang: str | None = DEFAULT, /, **params: object) -> str:
+    """The message `key` in `lang` (English if that language lacks it), filled with params."""
+    lang = normalize(lang)
+    return format_message(template(key, lang), lang, params)
+
+
+def name(kind: str, ident: str | None, lang: str | None = DEFAULT) -> str:
+    """A race, power, piece or terrain in `lang`; an unknown id is shown as it is."""
+    if ident is None:
+        return "?"
+    key = f"{kind}.{ident}"
+    return t(key, lang) if has(key, lang) else str(ident).replace("_", " ")
+
+
+# ---------------------------------------------------------------- message syntax
+
+_ARG = re.compile(r"\{\s*(\w+)\s*(?:,\s*(\w+)\s*(?:,(.*))?)?\}\Z", re.S)
+_FORM = re.compile(r"\s*(=\d+|\w+)\s*\{")
+
+
+def _parts(text: str) -> Iterator[tuple[str, str]]:
+    """Literal text and whole {...} arguments (braces nest inside plural forms)."""
+    depth, start, lit = 0, 0, []
+    for i, ch in enumerate(text):
+        if ch == "{":
+            if depth == 0:
+                if lit:
+                    yield "text", "".join(lit)
+                lit, start = [], i
+            depth += 1
+        elif ch == "}" and depth:
+            depth -= 1
+            if depth == 0:
+                yield "arg", text[start:i + 1]
+        elif depth == 0:
+            lit.append(ch)
+        if depth < 0:
+            raise ValueError(f"unbalanced braces in {text!r}")
+    if depth:
+        raise ValueError(f"unbalanced braces in {text!r}")
+    if lit:
+        yield "text", "".join(lit)
+
+
+def plural_forms(body: str) -> dict[str, str]:
+    """`one {..} other {..}` -> {"one": "..", "other": ".."}."""
+    forms, i = {}, 0
+    body = body.strip()
+    while i < len(body):
+        m = _FORM.match(body, i)
+        if not m:
+            raise ValueError(f"bad plural forms {body!r}")
+        depth, j = 1, m.end()
+        while depth:
+            if j >= len(body):
+                raise ValueError(f"bad plural forms {body!r}")
+            depth += {"{": 1, "}": -1}.get(body[j], 0)
+            j += 1
+        forms[m.group(1)] = body[m.end():j - 1]
+        i = j
+        while i < len(body) and body[i].isspace():
+            i += 1
+    return forms
+
+
+def format_message(message: str, lang: str, params: dict) -> str:
+    out = []
+    for kind, part in _parts(message):
+        if kind == "text":
+            out.append(part)
+            continue
+        m = _ARG.match(part)
+        if not m:
+            raise ValueError(f"bad argument {part!r}")
+        arg, typ, rest = m.group(1), m.group(2), m.group(3)
+        value = params[arg]
+        if typ == "plural":
+            forms = plural_forms(rest or "")
+            form = forms.get(f"={value}")
+            if form is None:
+                form = forms.get(plural_category(lang, int(value)), forms["other"])
+            out.append(format_message(form.replace("#", str(value)), lang, params))
+        elif typ == "select":
+            forms = plural_forms(rest or "")
+            key = str(value).lower() if isinstance(value, bool) else str(value)
+            out.append(format_message(forms.get(key, forms["other"]), lang, params))
+        elif typ in NAME_TYPES:
+            out.append(name(typ, None if value is None else str(value), lang))
+        elif typ is None:
+            out.append(str(value))
+        else:
+            raise ValueError(f"unknown argument type {typ!r} in {message!r}")
+    return "".join(out)
+
+
+def placeholders(message: str) -> dict[str, str]:
+    """Every argument of a message with its type ("" for plain), plural forms included."""
+    found: dict[str, str] = {}
+    for kind, part in _parts(message):
+        if kind != "arg":
+            continue
+        m = _ARG.match(part)
+        if not m:
+            raise ValueError(f"bad argument {part!r}")
+        arg, typ, rest = m.group(1), m.group(2) or "", m.group(3)
+        found[arg] = typ if typ else found.get(arg, "")
+        if typ in ("plural", "select"):
+            for form in plural_forms(rest or "").values():
+                for a, ty in placeholders(form).items():
+                    if a != arg:
+                        found.setdefault(a, ty)
+    return found
+
+
+def plural_categories_used(message: str) -> list[frozenset[str]]:
+    """The form names of every plural argument in a message (nested ones too)."""
+    out = []
+    for kind, part in _parts(message):
+        if kind != "arg":
+            continue
+        m = _ARG.match(part)
+        if m and m.group(2) == "plural":
+            forms = plural_forms(m.group(3) or "")
+            out.append(frozenset(k for k in forms if not k.startswith("=")))
+            for form in forms.values():
+                out.extend(plural_categories_used(form))
+    return out
+
+
+__all__ = [
+    "CATALOG_DIR", "DEFAULT", "DISCORD_LOCALES", "LANGUAGES", "PLURAL_CATEGORIES",
+    "catalog", "commands", "format_message", "has", "name", "normalize", "notes", "placeholders",
+    "plural_categories_used", "plural_category", "t", "template",
+]
