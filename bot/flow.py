@@ -440,44 +440,66 @@ async def _pictures(interaction: discord.Interaction, outcome: Outcome,
                 task.cancel()
 
 
+def _turn_pictures(outcome: Outcome, panel: Panel | None, lang: str, *,
+                   row: bool) -> list[asyncio.Future[discord.File | None]]:
+    """Start drawing a turn post's pictures in the workers, in the game's language: the map
+    (this turn's conquests marked), the combo row if `row`, the final reveal at the end."""
+    obs = engine.observe(outcome.state, None)
+    jobs = [map_file(outcome.state, outcome.highlight or _highlight(outcome.events),
+                     description=text.map_alt(obs), lang=lang)]
+    if row:
+        jobs.append(row_file(outcome.state, description=text.row_alt(obs), lang=lang))
+    if outcome.finished:
+        jobs.append(final_file(outcome.state, description=text.final_alt(
+            engine.observe(outcome.state, None, reveal_all=True)), lang=lang))
+    return [asyncio.ensure_future(job) for job in jobs]
+
+
+def _turn_text(outcome: Outcome, panel: Panel | None, finished: list[str], live: list[str],
+               lang: str) -> tuple[str, str, discord.ui.View | None, discord.AllowedMentions]:
+    """A turn post's words in the game's language: (summary kept when the post is retired,
+    the whole content, the next player's panel, who is pinged). At the end the ranking joins
+    the summary and nothing is live any more."""
+    summary_lines = [*outcome.headline, *finished]
+    if outcome.finished:
+        truth = engine.observe(outcome.state, None, reveal_all=True)
+        summary_lines += text.ranking_lines(truth.get("ranking"), truth.get("players", {}),
+                                            lang)
+        live = []
+    summary = "\n".join(text.clip_lines(summary_lines, SUMMARY_LIMIT, newest=True))
+    prompt = panel_prompt(panel, lang) if panel is not None and panel.actor else ""
+    view = turn_view(panel, lang) if panel is not None and panel.actor else None
+    ping = [discord.Object(id=u) for u in
+            ((panel.actor_id, panel.next_id) if panel is not None else ()) if u]
+    mentions = discord.AllowedMentions(users=ping, everyone=False, roles=False)
+    return summary, _compose(summary, live, prompt), view, mentions
+
+
+def _retired_text(game: GameRow, kept: str | None, lang: str) -> str:
+    """What a retired living message keeps: its turn's summary (the lobby's start line if it
+    was the lobby)."""
+    return kept or i18n.t(
+        "lobby.started", lang, game=game.id,
+        players=i18n.t("list.sep", lang).join(f"<@{s.user_id}>" for s in game.players
+                                              if s.user_id))
+
+
 async def _post_turn(interaction: discord.Interaction, outcome: Outcome,
                      panel: Panel | None) -> int | None:
     """Post the game's next living message (summary + map + the next panel), then retire the
     previous one."""
     service = service_of(interaction)
     game = outcome.game
-    obs = engine.observe(outcome.state, None)
     lang = of_game(game)
     # pictures are drawn in a worker while the text is worked out here
-    map_task = asyncio.ensure_future(map_file(
-        outcome.state, outcome.highlight or _highlight(outcome.events),
-        description=text.map_alt(obs), lang=lang))
-    final_task = (asyncio.ensure_future(final_file(
-        outcome.state, description=text.final_alt(
-            engine.observe(outcome.state, None, reveal_all=True)), lang=lang))
-        if outcome.finished else None)
-    row_task = (asyncio.ensure_future(row_file(outcome.state, description=text.row_alt(obs),
-                                               lang=lang))
-                if panel is not None and panel.picks else None)
+    tasks = _turn_pictures(outcome, panel, lang, row=panel is not None and panel.picks)
     try:
         finished, live = ([], [])
         if outcome.first_seq or outcome.finished:
-            finished, live = await service.turn_story(game.id, outcome.first_seq,
-                                                      lang=of_game(game))
+            finished, live = await service.turn_story(game.id, outcome.first_seq, lang=lang)
         elif outcome.version:
-            _, live = await service.turn_story(game.id, lang=of_game(game))
-        summary_lines = [*outcome.headline, *finished]
-        if outcome.finished:
-            truth = engine.observe(outcome.state, None, reveal_all=True)
-            summary_lines += text.ranking_lines(truth.get("ranking"), truth.get("players", {}),
-                                                lang)
-            live = []
-        summary = "\n".join(text.clip_lines(summary_lines, SUMMARY_LIMIT, newest=True))
-        prompt = panel_prompt(panel, lang) if panel is not None and panel.actor else ""
-        view = turn_view(panel, lang) if panel is not None and panel.actor else None
-        ping = [discord.Object(id=u) for u in
-                ((panel.actor_id, panel.next_id) if panel is not None else ()) if u]
-        tasks = [t for t in (map_task, row_task, final_task) if t is not None]
+            _, live = await service.turn_story(game.id, lang=lang)
+        summary, content, view, mentions = _turn_text(outcome, panel, finished, live, lang)
         # most pictures are ready at once (drawn ahead, or quick): answer with them in one
         # message; only a slow one makes the bot defer ("thinking…") first
         _, pending = await asyncio.wait(tasks, timeout=DEFER_AFTER)
@@ -485,23 +507,18 @@ async def _post_turn(interaction: discord.Interaction, outcome: Outcome,
             await interaction.response.defer(thinking=interaction.message is None)
         files = [f for f in [await t for t in tasks] if f is not None]
     finally:
-        for task in (map_task, row_task, final_task):
-            if task is not None and not task.done():
+        for task in tasks:
+            if not task.done():
                 task.cancel()
-    content = _compose(summary, live, prompt)
     previous = await service.store.game_message(game.id)
-    message_id = await send(
-        interaction, content, files=files or None, view=view,
-        allowed_mentions=discord.AllowedMentions(users=ping, everyone=False, roles=False))
+    message_id = await send(interaction, content, files=files or None, view=view,
+                            allowed_mentions=mentions)
     _shown[game.id] = outcome.stamp
     if message_id:
         await service.store.set_game_message(game.id, message_id, summary)
     if previous and previous[0] != message_id:
-        kept = previous[1] or i18n.t(
-            "lobby.started", lang, game=game.id,
-            players=i18n.t("list.sep", lang).join(f"<@{s.user_id}>" for s in game.players
-                                                  if s.user_id))
-        await _edit(interaction.client, game.channel_id, previous[0], content=kept, view=None,
+        await _edit(interaction.client, game.channel_id, previous[0],
+                    content=_retired_text(game, previous[1], lang), view=None,
                     allowed_mentions=NO_MENTIONS)
     clicked = interaction.message
     if clicked is not None and not clicked.flags.ephemeral and clicked.id not in (
@@ -565,37 +582,28 @@ async def post_outcome(client: discord.Client, outcome: Outcome) -> None:
     service: GameService = client.service  # type: ignore[attr-defined]
     game = outcome.game
     panel = outcome.panel
-    obs = engine.observe(outcome.state, None)
-    jobs = [map_file(outcome.state, outcome.highlight or _highlight(outcome.events),
-                     description=text.map_alt(obs))]
-    if panel is not None and panel.picks and panel.auto is None:
-        jobs.append(row_file(outcome.state, description=text.row_alt(obs)))
-    if outcome.finished:
-        jobs.append(final_file(outcome.state, description=text.final_alt(
-            engine.observe(outcome.state, None, reveal_all=True))))
+    lang = of_game(game)
+    tasks = _turn_pictures(outcome, panel, lang,
+                           row=panel is not None and panel.picks and panel.auto is None)
     async with _post_locks[game.id]:
-        finished, live = await service.turn_story(game.id, outcome.first_seq)
-        summary_lines = [*outcome.headline, *finished]
-        if outcome.finished:
-            truth = engine.observe(outcome.state, None, reveal_all=True)
-            summary_lines += text.ranking_lines(truth.get("ranking"), truth.get("players", {}))
-            live = []
-        summary = "\n".join(text.clip_lines(summary_lines, SUMMARY_LIMIT, newest=True))
-        prompt = panel_prompt(panel) if panel is not None and panel.actor else ""
-        view = turn_view(panel) if panel is not None and panel.actor else None
-        ping = [discord.Object(id=u) for u in
-                ((panel.actor_id, panel.next_id) if panel is not None else ()) if u]
-        files = [f for f in await asyncio.gather(*jobs) if f is not None]
+        try:
+            finished, live = await service.turn_story(game.id, outcome.first_seq, lang=lang)
+            summary, content, view, mentions = _turn_text(outcome, panel, finished, live, lang)
+            files = [f for f in await asyncio.gather(*tasks) if f is not None]
+        finally:
+            for task in tasks:
+                if not task.done():
+                    task.cancel()
         previous = await service.store.game_message(game.id)
         channel = client.get_partial_messageable(game.channel_id)
-        message = await channel.send(
-            _compose(summary, live, prompt), files=files, view=view,
-            allowed_mentions=discord.AllowedMentions(users=ping, everyone=False, roles=False))
+        message = await channel.send(content, files=files, view=view,
+                                     allowed_mentions=mentions)
         _shown[game.id] = outcome.stamp
         await service.store.set_game_message(game.id, message.id, summary)
         if previous and previous[0] != message.id:
-            await _edit(client, game.channel_id, previous[0], content=previous[1] or "…",
-                        view=None, allowed_mentions=NO_MENTIONS)
+            await _edit(client, game.channel_id, previous[0],
+                        content=_retired_text(game, previous[1], lang), view=None,
+                        allowed_mentions=NO_MENTIONS)
         for notice in outcome.notices:
             await channel.send(notice, allowed_mentions=NO_MENTIONS)
     if outcome.finished:

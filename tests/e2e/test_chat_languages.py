@@ -15,6 +15,8 @@ import render
 from bot.app import SmallWorldBot
 from bot.settings import Settings
 
+SEED_AI_FIRST = 4  # with this seed the AI, not ann, takes the first seat
+
 
 def make_bot(fake: FakeDiscord, db: Path) -> SmallWorldBot:
     settings = Settings(_env_file=None, discord_token=fake.token, database_url=str(db))
@@ -176,3 +178,37 @@ async def test_switching_language_changes_the_next_reply(fake_discord: FakeDisco
         await bot.wait_until_ready()
         kept = await fake.wait_for_reply(await fake.slash(kim, ch, "sw score"))
         assert kept.content == i18n.t("score.none", "hu")
+
+
+async def test_an_ai_turn_in_an_icelandic_game_is_posted_in_icelandic(
+        fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    """The AI's turn posts (made by the bot on its own, not as a reply) use the game's
+    language too: its summary, the next member's prompt and the map."""
+    fake = fake_discord
+    mod = fake.add_user("modda", permissions=MANAGE_GUILD)
+    ann = fake.add_user("ann")
+    ch = fake.channel
+    db = tmp_path / "is-ai.db"
+    settings = Settings(_env_file=None, discord_token=fake.token, database_url=str(db),
+                        ai_turn_delay=0)
+    async with fake.running(SmallWorldBot(settings, guild_ready_timeout=0.1)) as bot:
+        await bot.wait_until_ready()
+        await fake.wait_for_reply(await fake.slash(
+            mod, ch, "sw-language", options={"language": "is", "server": True}))
+        lobby = await fake.wait_for_reply(await fake.slash(
+            ann, ch, "sw new", options={"players": 2, "seed": SEED_AI_FIRST}))
+        await fake.wait_for_reply(await fake.slash(ann, ch, "sw ai add",
+                                                   options={"level": "easy"}))
+        start = next(c for c in lobby.custom_ids() if c.endswith(":start"))
+        await fake.wait_for_ack(await fake.click(ann, lobby, start))
+        # the AI opens the game (this seed seats it first); its turn is the bot's own post
+        post = await fake.wait_for_message(
+            ch, lambda m: m.source == "channel" and bool(m.files), timeout=30)
+        async with StateReader(db) as reader:
+            loaded = await reader.loaded(ch["id"])
+        ai = next(s.name for s in loaded.game.players if s.ai)
+        assert i18n.t("event.turn_ended", "is", player=f"**{ai}**") in post.content
+        assert i18n.t("event.turn_ended", "en", player=f"**{ai}**") not in post.content
+        assert "þú átt leik" in post.content  # ann's prompt, in Icelandic
+        assert "map.png" in post.files
+    assert not fake.client_errors
