@@ -861,11 +861,13 @@ class Store:
         return [OwedDM(r[0], r[1], r[2], r[3], tuple(json.loads(r[4])), r[5]) for r in rows]
 
     async def claim_dm(self, dm_id: int, *, stale_after: float = OUTBOX_STALE) -> bool:
-        """Take a DM to send it; False when it was sent, or another sender holds it."""
+        """Take a DM to send it; False when it was sent, or another sender holds it (a claim
+        `stale_after` seconds old or older is taken over: 0 takes over any claim, even one made
+        in the same millisecond)."""
         async with self.transaction() as tx:
             changed = await tx.execute(
                 "UPDATE outbox SET claimed_at = ?, attempts = attempts + 1 WHERE id = ?"
-                " AND sent_at IS NULL AND (claimed_at IS NULL OR claimed_at < ?)",
+                " AND sent_at IS NULL AND (claimed_at IS NULL OR claimed_at <= ?)",
                 now(), dm_id, now(stale_after))
         return changed == 1
 

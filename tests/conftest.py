@@ -5,10 +5,16 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 
+import hypothesis  # noqa: F401 - see below
 import pytest
 import pytest_asyncio
 from fakediscord.fixtures import fake_discord  # noqa: F401
 from pgserver import TempPostgres, available
+
+# hypothesis is imported here, at collection, on purpose: its pytest plugin otherwise imports
+# it lazily in the terminal summary of a run whose tests never did (e.g. one file), and on
+# CPython 3.11.7 pytest's assertion rewriting of it there can die with "SystemError: AST
+# constructor recursion depth mismatch" after every test passed, turning the exit code to 1.
 
 # CI sets REQUIRE_POSTGRES=1: there a missing PostgreSQL fails the run instead of skipping.
 REQUIRE_POSTGRES = os.environ.get("REQUIRE_POSTGRES", "") not in ("", "0")
