@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import weakref
 from collections import defaultdict
 from typing import Any
 
@@ -37,7 +38,19 @@ CONTENT_LIMIT = 1900
 SUMMARY_LIMIT = 1100  # the finished turn's lines in a turn message
 LIVE_LIMIT = 550  # the running turn's lines under it
 
-_post_locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+# Per event loop: an asyncio.Lock belongs to the loop it first waited in, and a lock left held
+# when a loop ended (a bot stopped mid-post) must not block the next bot in the same process.
+_post_locks: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop,
+                                       defaultdict[int, asyncio.Lock]] = weakref.WeakKeyDictionary()
+
+
+def _post_lock(game_id: int) -> asyncio.Lock:
+    """The lock that keeps one game's living-message posts in order (this loop's)."""
+    loop = asyncio.get_running_loop()
+    locks = _post_locks.get(loop)
+    if locks is None:
+        locks = _post_locks[loop] = defaultdict(asyncio.Lock)
+    return locks[game_id]
 _shown: dict[int, int] = {}  # game id -> stamp of the newest change its living message shows
 
 
@@ -342,7 +355,7 @@ async def announce(
             panel = None
     if fresh is None:
         fresh = picture or outcome.turn_ended or outcome.finished
-    async with _post_locks[outcome.game.id]:
+    async with _post_lock(outcome.game.id):
         if fresh:
             message_id = await _post_turn(interaction, outcome, panel)
         else:
@@ -585,7 +598,7 @@ async def post_outcome(client: discord.Client, outcome: Outcome) -> None:
     lang = of_game(game)
     tasks = _turn_pictures(outcome, panel, lang,
                            row=panel is not None and panel.picks and panel.auto is None)
-    async with _post_locks[game.id]:
+    async with _post_lock(game.id):
         try:
             finished, live = await service.turn_story(game.id, outcome.first_seq, lang=lang)
             summary, content, view, mentions = _turn_text(outcome, panel, finished, live, lang)
