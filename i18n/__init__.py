@@ -1,7 +1,10 @@
 """Player-facing words in nine languages: key-based catalogs, named placeholders, plurals.
 
 Pure standard library; imports nothing of ours, so the engine-free code, render and the bot
-can all use it. One JSON file per language in `catalogs/` maps keys to ICU-style messages:
+can all use it. Each language's messages live in `catalogs/<lang>.json` (the core: names,
+events, refusals, the turn) and in one file per further domain, `catalogs/<domain>/<lang>.json`
+(e.g. `league/`, `clock/`): smaller files, and one area's words change without touching
+another's. A key belongs to exactly one file. Keys map to ICU-style messages:
 
     "event.deployed": "{player} puts {count, plural, one {# token} other {# tokens}} on region {region}."
 
@@ -74,19 +77,41 @@ def plural_category(lang: str, n: int) -> str:
     return PLURAL_RULES.get(normalize(lang), _one_integer)(abs(int(n)))
 
 
+def domains() -> tuple[str, ...]:
+    """The catalog domains beside the core file ("" names the core)."""
+    return ("",) + tuple(sorted(p.name for p in CATALOG_DIR.iterdir() if p.is_dir()))
+
+
+def catalog_files(lang: str) -> list[Path]:
+    """The files holding `lang`'s messages: the core file, then each domain's that exists."""
+    return [path for d in domains()
+            if (path := (CATALOG_DIR / d / f"{lang}.json")).exists()]
+
+
 @cache
+def _raw(lang: str) -> tuple[dict[str, str], dict]:
+    messages: dict[str, str] = {}
+    notes_: dict = {}
+    for path in catalog_files(lang):
+        raw = json.loads(path.read_text(encoding="utf-8"))
+        notes_.update(raw.get("_notes", {}))
+        for key, value in raw.items():
+            if key.startswith("_"):
+                continue
+            if key in messages:
+                raise ValueError(f"{path}: key {key!r} is already defined in another file")
+            messages[key] = value
+    return messages, notes_
+
+
 def catalog(lang: str) -> dict[str, str]:
-    """The messages of one language (notes under keys starting with "_" left out)."""
-    path = CATALOG_DIR / f"{lang}.json"
-    raw = json.loads(path.read_text(encoding="utf-8"))
-    return {k: v for k, v in raw.items() if not k.startswith("_")}
+    """The messages of one language from all its files (notes under "_" keys left out)."""
+    return _raw(lang)[0]
 
 
-@cache
 def notes(lang: str) -> dict:
-    """The catalog's `_notes`: which terms are not from a rulebook, and why."""
-    raw = json.loads((CATALOG_DIR / f"{lang}.json").read_text(encoding="utf-8"))
-    return raw.get("_notes", {})
+    """The catalogs' `_notes`: which terms are not from a rulebook, and why."""
+    return _raw(lang)[1]
 
 
 @cache

@@ -24,8 +24,25 @@ def sample(kind: str, name: str):
 
 
 def test_catalog_files_are_the_languages() -> None:
-    files = {p.stem for p in i18n.CATALOG_DIR.glob("*.json")}
-    assert files == set(i18n.LANGUAGES)
+    for domain in i18n.domains():
+        files = {p.stem for p in (i18n.CATALOG_DIR / domain).glob("*.json")}
+        assert files == set(i18n.LANGUAGES), domain or "core"
+
+
+def test_a_key_lives_in_one_file(tmp_path, monkeypatch) -> None:
+    (tmp_path / "extra").mkdir()
+    (tmp_path / "en.json").write_text('{"a.b": "one"}', encoding="utf-8")
+    (tmp_path / "extra" / "en.json").write_text('{"a.c": "two", "a.b": "again"}',
+                                                encoding="utf-8")
+    monkeypatch.setattr(i18n, "CATALOG_DIR", tmp_path)
+    i18n._raw.cache_clear()
+    try:
+        with pytest.raises(ValueError, match="a.b"):
+            i18n.catalog("en")
+    finally:
+        monkeypatch.undo()
+        i18n._raw.cache_clear()
+    assert i18n.domains()[0] == "" and "lang.name" in i18n.catalog("en")
 
 
 @pytest.mark.parametrize("lang", OTHERS)
