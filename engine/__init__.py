@@ -19,9 +19,10 @@ from .actions import (
     Roll,
     parse_action,
 )
+from .checks import conquest_cost
 from .errors import EngineError, InvalidAction, RulesViolation
 from .legal import Conquest, legal_actions, legal_conquests
-from .rules import Step, apply, conquest_cost
+from .rules import Step, apply
 from .setup import load_scenario, new_game
 from .state import GameState, Stage, dump_state, load_state
 from .view import observe, public_events, sample_hidden

@@ -23,22 +23,19 @@ from .actions import (
     Roll,
     trusted,
 )
-from .rules import (
-    DEFENCE_PIECES,
-    IMMUNE_PIECES,
+from .checks import (
     T_OK,
-    _ally_error,
-    _candidates,
-    _close_ghouls,
-    _decline_error,
-    _enchant_error,
-    _end_checks,
-    _ghouls,
-    _held,
-    _place_error,
-    _target_code,
+    ally_error,
+    decline_error,
+    enchant_error,
+    end_checks,
+    place_error,
+    target_candidates,
+    target_code,
 )
+from .queries import DEFENCE_PIECES, IMMUNE_PIECES, ghoul_hold, race_regions
 from .state import GameState, Stage
+from .turn import close_ghouls
 
 
 class Conquest(NamedTuple):
@@ -59,7 +56,7 @@ _pick = trusted(Pick)
 _abandon = trusted(Abandon)
 _conquer = trusted(Conquer)
 _reinforce = trusted(Reinforce)
-_roll = trusted(Roll)
+roll_die = trusted(Roll)
 _decline = trusted(Decline)
 _deploy = trusted(Deploy)
 _move = trusted(Move)
@@ -87,40 +84,40 @@ def legal_actions(s: GameState) -> list[Action]:
     out: list[Action] = []
     t = s.turn
     h = seat.active
-    if _decline_error(s, me) is None:
+    if decline_error(s, me) is None:
         out.append(_decline(player=name))
     if t.ghouls != 2:
-        g = _ghouls(s, me)
+        g = ghoul_hold(s, me)
         if g is not None:
-            held = _held(s, g.race)
+            held = race_regions(s, g.race)
             if t.ghouls == 0 and stage is Stage.CONQUEST and g.hand >= 1:
                 _targets(s, me, g, False, held, name, "decline", out)
             _redeploy(s, g, held, name, out)
             if g.hand > 0:  # the Active race acts on the board where the Ghouls stand again
                 s = s.fork()
-                _close_ghouls(s, me, [])
+                close_ghouls(s, me, [])
                 s.seal()
-    held = _held(s, h.race)
+    held = race_regions(s, h.race)
     power = power_rule(h.power)
     if stage is Stage.CONQUEST and not t.ended:
         if not t.n_conquests and t.roll is None:
             out.extend(_abandon(player=name, region=r) for r in held)
         if h.hand >= 1:
             if power.berserk and t.roll is None:
-                out.append(_roll(player=name))
+                out.append(roll_die(player=name))
             _active_conquests(s, me, h, held, name, out)
     _redeploy(s, h, held, name, out)
     piece = ("fortress" if power.fortifies else "encampment" if power.bivouacs
              else "hero" if power.heroic else None)
     if piece is not None:
         for r in held:
-            if _place_error(s, me, piece, r) is None:
+            if place_error(s, me, piece, r) is None:
                 out.append(_place(player=name, piece=piece, region=r))
     if power.diplomat:
         for other in s.players:
-            if _ally_error(s, me, other) is None:
+            if ally_error(s, me, other) is None:
                 out.append(_ally(player=name, target=other))
-    if _end_checks(s, me) is None:
+    if end_checks(s, me) is None:
         out.append(_end(player=name))
     return out
 
@@ -135,18 +132,18 @@ def legal_conquests(s: GameState) -> list[Conquest]:
     t = s.turn
     out: list[Conquest] = []
     if t.ghouls != 2:
-        g = _ghouls(s, me)
+        g = ghoul_hold(s, me)
         if g is not None:
             if t.ghouls == 0 and g.hand >= 1:
-                out.extend(_targets(s, me, g, False, _held(s, g.race), name, "decline"))
+                out.extend(_targets(s, me, g, False, race_regions(s, g.race), name, "decline"))
             if g.hand > 0:  # the Active race acts on the board where the Ghouls stand again
                 s = s.fork()
-                _close_ghouls(s, me, [])
+                close_ghouls(s, me, [])
                 s.seal()
     h = s.seats[me].active
     if h is None or t.ended or h.hand < 1:
         return out
-    out.extend(_active_conquests(s, me, h, _held(s, h.race), name))
+    out.extend(_active_conquests(s, me, h, race_regions(s, h.race), name))
     return out
 
 
@@ -155,16 +152,16 @@ def _active_conquests(s, me, h, held, name, actions: list | None = None) -> list
     out = _targets(s, me, h, True, held, name, None, actions)
     t = s.turn
     if race_rule(h.race).converts:
-        for r in _candidates(s, h, True, held):
-            if _enchant_error(s, me, r, h) is None:
+        for r in target_candidates(s, h, True, held):
+            if enchant_error(s, me, r, h) is None:
                 a = _enchant(player=name, region=r)
                 if actions is None:
                     out.append(Conquest(a, r, 0))
                 else:
                     actions.append(a)
     if power_rule(h.power).dragon and not t.dragon_used:
-        for r in _candidates(s, h, True, held):
-            if _target_code(s, me, r, h, True, held) == T_OK:
+        for r in target_candidates(s, h, True, held):
+            if target_code(s, me, r, h, True, held) == T_OK:
                 a = _dragon(player=name, region=r)
                 if actions is None:
                     out.append(Conquest(a, r, 1))
@@ -177,8 +174,8 @@ def _targets(s, me, h, active, held, name, race, actions: list | None = None) ->
     """Conquests (and final die attempts) for one of the player's races (with `actions`,
     only their actions, appended there: legal_actions needs no costs).
 
-    The same checks as `_target_code` and `conquest_cost`, hoisted out of the loop: every
-    candidate of `_candidates` is already in reach when the race holds a region.
+    The same checks as `target_code` and `conquest_cost`, hoisted out of the loop: every
+    candidate of `target_candidates` is already in reach when the race holds a region.
     """
     out: list[Conquest] = []
     geo = s.geo
@@ -205,7 +202,7 @@ def _targets(s, me, h, active, held, name, race, actions: list | None = None) ->
             near |= nbrs[x]
         candidates = sorted(near)
     else:
-        candidates = _candidates(s, h, active, held)
+        candidates = target_candidates(s, h, active, held)
     for r in candidates:
         a = areas[r]
         if a.race == race_name or (water[r] and not seafaring):
@@ -290,14 +287,14 @@ def _survivors(s: GameState, name: str) -> list[Action]:
     me = p.seat
     out: list[Action] = []
     if p.race is not None:
-        for r in _held(s, p.race):
+        for r in race_regions(s, p.race):
             for c in range(1, p.tokens + 1):
                 out.append(_deploy(player=name, region=r, count=c))
         return out
     h = s.seats[me].active
     if h is not None:
-        for r in _held(s, h.race):
-            if _place_error(s, me, "encampment", r) is None:
+        for r in race_regions(s, h.race):
+            if place_error(s, me, "encampment", r) is None:
                 out.append(_place(player=name, piece="encampment", region=r))
     out.append(_end(player=name))
     return out

@@ -7,8 +7,9 @@ from collections.abc import Iterable
 
 from . import data
 from .abilities import power_rule, race_rule
-from .rules import OPTIONS, begin_turn
+from .queries import OPTIONS
 from .state import Area, Combo, GameState, Hold, Seat, Stage, Turn, geo_of
+from .turn import begin_turn
 
 
 def _board(board: str | data.Board) -> data.Board:

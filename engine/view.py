@@ -6,7 +6,7 @@ import random
 from collections.abc import Callable
 
 from .events import is_private
-from .rules import _held
+from .queries import race_regions
 from .state import GameState, Stage
 
 
@@ -62,7 +62,7 @@ def observe(s: GameState, viewer: str | None = None, *, reveal_all: bool = False
         name = s.players[p.seat]
         if p.race is not None:
             pending.append({"player": name, "must": "deploy", "tokens": p.tokens,
-                            "race": p.race, "regions": list(_held(s, p.race))})
+                            "race": p.race, "regions": list(race_regions(s, p.race))})
         if p.camps:
             pending.append({"player": name, "must": "place", "piece": "encampment",
                             "count": p.camps})

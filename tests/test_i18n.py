@@ -91,7 +91,7 @@ def test_every_event_kind_and_refusal_has_a_sentence(lang: str) -> None:
 
 
 def test_engine_emits_only_typed_event_kinds() -> None:
-    source = (ROOT / "engine" / "rules.py").read_text(encoding="utf-8")
+    source = "".join(p.read_text(encoding="utf-8") for p in (ROOT / "engine").glob("*.py"))
     emitted = set(re.findall(r'"type": "(\w+)"', source))
     assert emitted and emitted <= set(EVENT_KINDS)
 
