@@ -19,6 +19,7 @@ import yarl
 from discord import app_commands
 from discord.ext import commands
 
+import i18n
 from bot.clock import Scheduler
 from bot.language import Languages, of_game
 from bot.service import GameService
@@ -34,9 +35,8 @@ EXTENSIONS: tuple[str, ...] = ("bot.cogs.game", "bot.cogs.admin", "bot.cogs.leag
 HANDLER_TASKS = ("CommandTree-invoker", "discord-ui-view-dispatch-", "discord-ui-dynamic-item-",
                  "discord-ui-modal-dispatch-")
 SHUTDOWN_GRACE = 20.0  # seconds the interactions in hand get to finish at shutdown
-RESTARTING = "The bot is restarting, so nothing was done. Please try again in a minute."
-UNKNOWN_COMPONENT = ("This button or menu is no longer in use, so nothing was done. Use "
-                     "`/sw status` for the current game.")
+RESTARTING = "svc.restarting"  # catalog keys, worded in the user's Discord language
+UNKNOWN_COMPONENT = "svc.unknown_component"
 
 
 def point_at(api_base: str | None, gateway: str | None) -> None:
@@ -120,8 +120,11 @@ class SmallWorldBot(commands.Bot):
         views = getattr(store, "_views", {})
         return any(custom_id == key[1] for items in views.values() for key in items)
 
-    async def _answer(self, data: Any, sentence: str) -> None:
+    async def _answer(self, data: Any, key: str) -> None:
+        """Refuse an interaction nothing will handle, in the user's Discord language (no
+        settings lookup: the store may be closing)."""
         interaction = discord.Interaction(data=data, state=self._connection)
+        sentence = i18n.t(key, i18n.normalize(str(data.get("locale") or "")))
         try:
             if interaction.type is discord.InteractionType.autocomplete:
                 await interaction.response.autocomplete([])

@@ -22,7 +22,12 @@ FORMAT = "smallworld-log/1"
 
 
 class NotExportable(Exception):
-    """The log cannot be written without giving away hidden information (a sentence)."""
+    """The log cannot be written without giving away hidden information; `key` names the
+    reason (its sentence is the catalog's `svc.export.<key>`)."""
+
+    def __init__(self, key: str, sentence: str) -> None:
+        super().__init__(sentence)
+        self.key = key
 
 
 def _start_row(snapshot0: dict[str, Any] | None, game: GameRow) -> list[dict[str, Any]]:
@@ -36,7 +41,7 @@ def _start_row(snapshot0: dict[str, Any] | None, game: GameRow) -> list[dict[str
 async def export_game(store: Store, game_id: int) -> dict[str, Any]:
     game = await store.get_game(game_id)
     if game is None or game.status is GameStatus.LOBBY or game.started_at is None:
-        raise NotExportable("This game has not started, so there is no log to export yet.")
+        raise NotExportable("not_started", "This game has not started, so there is no log to export yet.")
     board = game.board
     players = [s.name for s in game.players]
     options = (game.options or {}).get("engine") or None
@@ -60,12 +65,12 @@ async def export_game(store: Store, game_id: int) -> dict[str, Any]:
                 elif ev.get("type") == "rolled":
                     dice.append(int(ev["value"]))
                 elif ev.get("type") == "reshuffled":
-                    raise NotExportable("This game reshuffled the power badges, which an "
+                    raise NotExportable("reshuffled", "This game reshuffled the power badges, which an "
                                         "exported log cannot replay before the end; export "
                                         "it when the game is over.")
         row0 = _start_row(await store.snapshot(game_id, 0), game)
         if len(set(races)) != len(races) or {c["race"] for c in row0} & set(races):
-            raise NotExportable("A race came back into the stack in this game, which an "
+            raise NotExportable("race_back", "A race came back into the stack in this game, which an "
                                 "exported log cannot replay before the end; export it when "
                                 "the game is over.")
         scenario.update(seed=0, row=row0, stack={"races": races, "powers": powers},

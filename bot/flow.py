@@ -58,9 +58,9 @@ def service_of(interaction: discord.Interaction) -> GameService:
     return interaction.client.service  # type: ignore[attr-defined]
 
 
-def _clip(lines: list[str], *, newest: bool = False) -> str:
+def _clip(lines: list[str], *, newest: bool = False, lang: str = "en") -> str:
     """Lines joined and cut under Discord's limit (the first ones, or the newest)."""
-    return "\n".join(text.clip_lines(lines, CONTENT_LIMIT, newest=newest))
+    return "\n".join(text.clip_lines(lines, CONTENT_LIMIT, newest=newest, lang=lang))
 
 
 async def _edit(client: discord.Client, channel_id: int, message_id: int,
@@ -155,7 +155,7 @@ async def lobby_click(interaction: discord.Interaction, game_id: int, op: str,
     try:
         game = await service.lobby(channel_id)
         if game.id != game_id or game.status is not GameStatus.LOBBY:
-            raise StaleVersion("This lobby is closed. Use `/sw status` to see the game here.")
+            raise StaleVersion.said("svc.lobby_closed")
         if op == "join":
             game = await service.join(channel_id, user.id, display_name(user))
         elif op == "leave":
@@ -169,7 +169,7 @@ async def lobby_click(interaction: discord.Interaction, game_id: int, op: str,
             try:
                 clock = ClockConfig(limit=duration(value), remind=old.remind)
             except ValueError as exc:
-                raise LobbyError(f"{exc} Use `/sw new clock:...` for another limit.") from None
+                raise LobbyError.said("svc.bad_clock", error=str(exc)) from None
             game = await service.set_clock(channel_id, user.id, clock, is_mod=is_mod)
         else:
             await start_game(interaction, component=True)
@@ -231,7 +231,7 @@ async def run_action(
                 version is None or version == panel.version) and \
                 _needs_confirmation(panel, interaction.user.id, str(verb)):
             lang = await reply_language(interaction)
-            question = (i18n.t("confirm.decline", lang, race=panel.active or "race")
+            question = (i18n.t("confirm.decline", lang, race=panel.active)
                         if verb == "decline" else
                         i18n.t("confirm.end", lang, tokens=panel.hand))
             await send(interaction, question, ephemeral=True,
@@ -311,12 +311,11 @@ async def show_map(interaction: discord.Interaction, *, ephemeral: bool = False)
     loaded = await service_of(interaction).last_view(interaction.channel_id or 0)
     await interaction.response.defer(ephemeral=ephemeral, thinking=True)
     obs = engine.observe(loaded.state, None)
-    picture = await map_file(loaded.state, description=text.map_alt(obs),
-                             lang=of_game(loaded.game))
-    caption = i18n.t("map.caption", of_game(loaded.game), game=loaded.game.id,
-                     round=obs.get("round", "?"))
+    lang = of_game(loaded.game)
+    picture = await map_file(loaded.state, description=text.map_alt(obs, lang), lang=lang)
+    caption = i18n.t("map.caption", lang, game=loaded.game.id, round=obs.get("round", "?"))
     if picture is None:
-        caption += " (The map picture is not available right now.)"
+        caption += " " + i18n.t("svc.no_picture", lang)
     await interaction.followup.send(caption, file=picture or discord.utils.MISSING,
                                     ephemeral=ephemeral)
 
@@ -327,9 +326,9 @@ def _highlight(events: list[dict[str, Any]]) -> tuple[int, ...]:
     return tuple(dict.fromkeys(regions))
 
 
-def _compose(summary: str, live: list[str], prompt: str) -> str:
+def _compose(summary: str, live: list[str], prompt: str, lang: str = "en") -> str:
     parts = [summary] if summary else []
-    body = text.clip_lines(live, LIVE_LIMIT, newest=True) if live else []
+    body = text.clip_lines(live, LIVE_LIMIT, newest=True, lang=lang) if live else []
     if prompt:
         body.append(prompt)
     if body:
@@ -395,7 +394,8 @@ async def _update_panel(interaction: discord.Interaction, outcome: Outcome,
     _shown[game.id] = outcome.stamp
     _, live = await service.turn_story(game.id, lang=of_game(game))
     live += outcome.headline  # e.g. "ann took back: ..." until the next action
-    content = _compose(summary, live, panel_prompt(panel, of_game(game)) if panel else "")
+    content = _compose(summary, live, panel_prompt(panel, of_game(game)) if panel else "",
+                       of_game(game))
     view = turn_view(panel, of_game(game)) if panel is not None else None
     clicked = interaction.message
     on_living = clicked is not None and clicked.id == message_id
@@ -438,10 +438,11 @@ async def _pictures(interaction: discord.Interaction, outcome: Outcome,
     obs = engine.observe(outcome.state, None)
     lang = of_game(outcome.game)
     tasks = [asyncio.ensure_future(map_file(outcome.state, outcome.highlight,
-                                            description=text.map_alt(obs), lang=lang))]
+                                            description=text.map_alt(obs, lang), lang=lang))]
     if panel is not None and panel.picks:
         tasks.append(asyncio.ensure_future(row_file(outcome.state,
-                                                    description=text.row_alt(obs), lang=lang)))
+                                                    description=text.row_alt(obs, lang),
+                                                    lang=lang)))
     try:
         _, pending = await asyncio.wait(tasks, timeout=DEFER_AFTER)
         if pending and not interaction.response.is_done():
@@ -459,12 +460,12 @@ def _turn_pictures(outcome: Outcome, panel: Panel | None, lang: str, *,
     (this turn's conquests marked), the combo row if `row`, the final reveal at the end."""
     obs = engine.observe(outcome.state, None)
     jobs = [map_file(outcome.state, outcome.highlight or _highlight(outcome.events),
-                     description=text.map_alt(obs), lang=lang)]
+                     description=text.map_alt(obs, lang), lang=lang)]
     if row:
-        jobs.append(row_file(outcome.state, description=text.row_alt(obs), lang=lang))
+        jobs.append(row_file(outcome.state, description=text.row_alt(obs, lang), lang=lang))
     if outcome.finished:
         jobs.append(final_file(outcome.state, description=text.final_alt(
-            engine.observe(outcome.state, None, reveal_all=True)), lang=lang))
+            engine.observe(outcome.state, None, reveal_all=True), lang), lang=lang))
     return [asyncio.ensure_future(job) for job in jobs]
 
 
@@ -479,13 +480,13 @@ def _turn_text(outcome: Outcome, panel: Panel | None, finished: list[str], live:
         summary_lines += text.ranking_lines(truth.get("ranking"), truth.get("players", {}),
                                             lang)
         live = []
-    summary = "\n".join(text.clip_lines(summary_lines, SUMMARY_LIMIT, newest=True))
+    summary = "\n".join(text.clip_lines(summary_lines, SUMMARY_LIMIT, newest=True, lang=lang))
     prompt = panel_prompt(panel, lang) if panel is not None and panel.actor else ""
     view = turn_view(panel, lang) if panel is not None and panel.actor else None
     ping = [discord.Object(id=u) for u in
             ((panel.actor_id, panel.next_id) if panel is not None else ()) if u]
     mentions = discord.AllowedMentions(users=ping, everyone=False, roles=False)
-    return summary, _compose(summary, live, prompt), view, mentions
+    return summary, _compose(summary, live, prompt, lang), view, mentions
 
 
 def _retired_text(game: GameRow, kept: str | None, lang: str) -> str:

@@ -86,10 +86,22 @@ def private_line(ev: dict[str, Any], lang: str = "en") -> str | None:
     return None
 
 
+ECHO_LIMIT = 80  # characters of a player's own input quoted back (as bot.text.echo)
+
+
+def _clipped(value: Any) -> Any:
+    """A text parameter, which may quote a player's input, cut short and kept on one line."""
+    if not isinstance(value, str):
+        return value
+    value = " ".join(value.split())
+    return value if len(value) <= ECHO_LIMIT else value[:ECHO_LIMIT - 1] + "…"
+
+
 def refusal(key: str | None, params: dict[str, Any] | None, lang: str,
             english: str | None = None) -> str | None:
     """An engine refusal worded in `lang` with its way forward; None if it has no key."""
     if not key or key not in MESSAGES:
         return None
-    reason = i18n.t(f"refusal.{key}", lang, **(params or {}))
+    clipped = {k: _clipped(v) for k, v in (params or {}).items()}
+    reason = i18n.t(f"refusal.{key}", lang, **clipped)
     return i18n.t("refusal.hint", lang, reason=reason)

@@ -104,8 +104,15 @@ class RuleBroken(ServiceError):
         self.rule_code = rule_code
         self.key, self.params = key, dict(params or {})  # the engine's sentence, as data
 
+    @classmethod
+    def said(cls, key: str, **params: Any) -> RuleBroken:
+        """Malformed input refused in the bot's own words (catalog `key`), not the engine's."""
+        return cls(i18n.t(key, "en", **params), "invalid_action", key, params)
 
-STALE_MESSAGE = i18n.t("svc.stale", "en")
+
+def ai_level(level: str) -> i18n.Msg | str:
+    """An AI level ("easy", ...) as a placeholder value worded in the message's language."""
+    return i18n.Msg(f"svc.ai_level.{level}") if level in AI_LEVELS else level
 
 
 # -- results --------------------------------------------------------------------------------
@@ -226,7 +233,7 @@ class Panel:
     hand: int = 0  # tokens the actor holds (End asks first when some are left)
     round: int = 0
     next_id: int | None = None  # while survivors are placed: who plays next (pinged too)
-    active: str = ""  # the actor's Active combo ("Forest Elves"), for the Decline question
+    active: i18n.Msg | str = ""  # the actor's Active combo, for the Decline question
     auto: str | None = None  # the AI level playing the actor's seat now (no buttons then)
 
 
@@ -409,16 +416,15 @@ class GameService:
         """Open a lobby in the channel; the opener takes the first seat (unless `seated` is
         False: a showcase of AI players)."""
         if players is not None and not MIN_PLAYERS <= players <= MAX_PLAYERS:
-            raise LobbyError(f"Small World is for {MIN_PLAYERS} to {MAX_PLAYERS} players; "
-                             f"you asked for {players}.")
+            raise LobbyError.said("svc.lobby_size", least=MIN_PLAYERS, most=MAX_PLAYERS,
+                                  n=players)
         if board is not None:
             if board not in engine_data.BOARD_IDS:
-                raise LobbyError(f"There is no board {board!r}; choose one of "
-                                 f"{', '.join(engine_data.BOARD_IDS)}.")
+                raise LobbyError.said("svc.no_board", board=text.echo(board),
+                                      boards=", ".join(engine_data.BOARD_IDS))
             n_board = engine_data.board(board).players
             if players is not None and players != n_board:
-                raise LobbyError(f"The board {board} is for {n_board} players, not {players}. "
-                                 "Leave out `players` or pick the matching board.")
+                raise LobbyError.said("svc.board_size", board=board, n=n_board, asked=players)
             players = n_board
         if seed is None:
             seed = self._rng.randrange(1, 2**31)
@@ -439,23 +445,20 @@ class GameService:
                     opener_id=user_id,
                 )
             except ChannelBusy:
-                raise LobbyError(
-                    "This channel already has a game. Join it with `/sw join`, or play in "
-                    "another channel."
-                ) from None
+                raise LobbyError.said("svc.channel_busy") from None
 
     async def join(self, channel_id: int, user_id: int, name: str) -> GameRow:
         async with self.lock(channel_id):
             game = await self._open_game(channel_id)
             if game.status is not GameStatus.LOBBY:
-                raise LobbyError("This game has already started; wait for the next one.")
+                raise LobbyError.said("svc.started_wait")
             if game.seat_of(user_id):
-                raise LobbyError("You are already in this game. Wait for the opener to start it.")
+                raise LobbyError.said("svc.already_in")
             for check in self.seat_checks:
                 await check(game, user_id)
             limit = game.options.get("max_players", MAX_PLAYERS)
             if len(game.players) >= limit:
-                raise LobbyError(f"The game is full ({limit} players).")
+                raise LobbyError.said("svc.full", limit=limit)
             seat = Seat(user_id, engine_name(name, [s.name for s in game.players]))
             return await self.store.update_lobby(game.id, players=[*game.players, seat])
 
@@ -465,8 +468,7 @@ class GameService:
         async with self.lock(channel_id):
             game = await self._open_game(channel_id)
             if game.status is not GameStatus.LOBBY:
-                raise LobbyError("The game has started; a moderator can remove you with "
-                                 "`/sw-mod kick`.")
+                raise LobbyError.said("svc.leave_started")
             if not game.seat_of(user_id):
                 raise NotSeated.said("svc.not_in_lobby")
             seats = [s for s in game.players if s.user_id != user_id]
@@ -491,14 +493,13 @@ class GameService:
             if user_id != game.opener_id and not is_mod:
                 raise NotAllowed.said("svc.only_opener")
             if not any(s.user_id for s in game.players) and not is_mod:
-                raise NotAllowed("A game of AI players only is a showcase: a moderator starts "
-                                 "it. Join it first to play along.")
+                raise NotAllowed.said("svc.ai_showcase")
             n = len(game.players)
-            wanted = game.options.get("max_players")
             if n < MIN_PLAYERS:
                 raise LobbyError.said("svc.need_players", least=MIN_PLAYERS, n=n)
             if game.board and engine_data.board(game.board).players != n:
-                raise LobbyError(f"The board {game.board} needs {wanted} players; {n} joined.")
+                raise LobbyError.said("svc.board_needs", board=game.board,
+                                      wanted=engine_data.board(game.board).players, n=n)
             board = game.board or board_for(n)
             seats = list(game.players)
             random.Random(game.seed).shuffle(seats)
@@ -514,7 +515,7 @@ class GameService:
                     game.id, board=board, players=seats, state=engine.dump_state(state)
                 )
             except VersionConflict:
-                raise StaleVersion("The game was started a moment ago.") from None
+                raise StaleVersion.said("svc.started_now") from None
             self._cache[channel_id] = Loaded(game, state)
             await self._sync_clock(self._cache[channel_id])
             started = [text.started_line(board, [s.name for s in seats], of_game(game))]
@@ -562,14 +563,13 @@ class GameService:
 
     def _parse(self, seat: Seat, action: Any) -> Any:
         if not (hasattr(action, "model_dump") or isinstance(action, dict)):
-            raise RuleBroken("That is not an action I know. Try `/sw status` to see what you "
-                             "can do.", "invalid_action")
+            raise RuleBroken.said("svc.unknown_action")
         obj = _dump(action)
         obj["player"] = seat.name
         try:
             return engine.parse_action(obj)
         except engine.InvalidAction as exc:
-            raise RuleBroken(_worded(obj, exc.message), exc.code) from None
+            raise _malformed(obj, exc) from None
 
     def _apply(self, state: Any, action: Any) -> Any:
         try:
@@ -577,7 +577,7 @@ class GameService:
         except engine.RulesViolation as exc:
             raise RuleBroken(text.violation(exc.message), exc.code, exc.key, exc.params) from None
         except engine.InvalidAction as exc:
-            raise RuleBroken(text.violation(exc.message), exc.code) from None
+            raise RuleBroken(text.violation(exc.message), exc.code, exc.key, exc.params) from None
 
     async def _commit(
         self, loaded: Loaded, action: Any, step: Any, actor_id: int | None
@@ -681,8 +681,7 @@ class GameService:
                 raise StaleVersion.said("svc.stale")
             seat = self._seat(loaded.game, user_id)
             if self.auto_level(loaded.game, seat.name):
-                raise NotYourTurn("The AI plays your seat while you are away. Take it back "
-                                  "with `/sw back`.")
+                raise NotYourTurn.said("svc.ai_plays_you")
             self._check_actor(loaded, seat)
             parsed = self._parse(seat, action)
             step = self._apply(loaded.state, parsed)
@@ -738,7 +737,7 @@ class GameService:
     ) -> Outcome:
         """Take back the user's own last action(s) since the last die roll, draw or turn start."""
         if steps < 1:
-            raise NothingToUndo("Undo at least one action.")
+            raise NothingToUndo.said("svc.undo_one")
         async with self.lock(channel_id):
             loaded = await self._active(channel_id)
             if version is not None and version != loaded.version:
@@ -747,14 +746,12 @@ class GameService:
             self._check_actor(loaded, seat)
             n = await self._n_undoable(loaded, seat)
             if n == 0:
-                raise NothingToUndo(
-                    "There is nothing of yours to undo: undo stops at the start of your turn "
-                    "and at every die roll or combo draw."
-                )
+                raise NothingToUndo.said("svc.nothing_to_undo")
             steps = min(steps, n)
             return await self._truncate(loaded, steps, by=user_id, who=seat.name)
 
-    async def _truncate(self, loaded: Loaded, steps: int, *, by: int | None, who: str) -> Outcome:
+    async def _truncate(self, loaded: Loaded, steps: int, *, by: int | None,
+                        who: str | None) -> Outcome:
         keep = loaded.version - steps
         removed = await self.store.actions(loaded.game.id, after=keep)
         try:
@@ -768,7 +765,7 @@ class GameService:
         after = Loaded(game, await self.rebuild(game.id))
         self._cache[game.channel_id] = after
         out = self._outcome(after, [], by)
-        out.public = [text.undo_line(who, [r.action for r in removed])]
+        out.public = [text.undo_line(who, [r.action for r in removed], of_game(game))]
         out.headline = list(out.public)
         await self._sync_clock(after)
         return out
@@ -780,23 +777,24 @@ class GameService:
         async with self.lock(channel_id):
             loaded = await self._active(channel_id)
             if loaded.version == 0:
-                raise NothingToUndo("No action has been played yet.")
+                raise NothingToUndo.said("svc.no_actions")
             steps = max(1, min(steps, loaded.version))
-            return await self._truncate(loaded, steps, by=mod_id, who="A moderator")
+            return await self._truncate(loaded, steps, by=mod_id, who=None)
 
     async def skip(self, channel_id: int, mod_id: int) -> Outcome:
         """Moderator: finish the current actor's turn (or survivor placement) for them."""
         async with self.lock(channel_id):
             loaded = await self._active(channel_id)
             if loaded.state.finished:
-                raise NothingToUndo("The game is over.")
+                raise NothingToUndo.said("svc.game_over")
             who = loaded.state.actor
             after, events = await self._play_out(loaded, mod_id)
             after, more = await self._autoplay_vacant(after)
             out = self._outcome(after, events + more, mod_id)
             out.first_seq = loaded.version + 1
-            out.public.insert(0, text.skipped_line(who))
-            out.headline = [text.skipped_line(who)]
+            skipped = text.skipped_line(who, of_game(loaded.game))
+            out.public.insert(0, skipped)
+            out.headline = [skipped]
             await self._sync_clock(after)
             return out
 
@@ -850,7 +848,7 @@ class GameService:
             game = await self._open_game(channel_id)
             seat = game.seat_of(user_id)
             if seat is None:
-                raise NotSeated("That member has no seat in this game.")
+                raise NotSeated.said("svc.no_seat_member")
             if game.status is GameStatus.LOBBY:
                 seats = [s for s in game.players if s.user_id != user_id]
                 return await self.store.update_lobby(game.id, players=seats)
@@ -858,30 +856,30 @@ class GameService:
             if replacement is not None:
                 new_id, _ = replacement
                 if game.seat_of(new_id):
-                    raise LobbyError("The replacement already has a seat in this game.")
+                    raise LobbyError.said("svc.replacement_seated")
                 for check in self.seat_checks:
                     await check(game, new_id)
                 seats = [Seat(new_id, s.name) if s.user_id == user_id else s
                          for s in game.players]
                 await self.store.set_players(game.id, seats)
                 await self._set_options(game.id, _left_seat(game.options, seat))
-                line = text.replaced_line(seat.name, new_id)
+                line = text.replaced_line(seat.name, new_id, of_game(game))
             elif ai is not None:
                 if ai not in AI_LEVELS:
-                    raise LobbyError(f"There is no AI level {ai!r}; choose easy, normal or "
-                                     "hard.")
+                    raise LobbyError.said("svc.no_ai_level", level=text.echo(ai))
                 seats = [Seat(0, s.name, ai=ai) if s.user_id == user_id else s
                          for s in game.players]
                 await self.store.set_players(game.id, seats)
                 await self._set_options(game.id, _left_seat(game.options, seat))
-                line = f"The AI ({ai}) plays the seat **{seat.name}** from now on."
+                line = i18n.t("svc.ai_seat", of_game(game), level=ai_level(ai),
+                              seat=seat.name)
             else:
                 seats = [Seat(0, s.name) if s.user_id == user_id else s for s in game.players]
                 opts = _left_seat(game.options, seat)
                 opts["vacant"] = sorted({*opts.get("vacant", []), seat.name})
                 await self.store.set_players(game.id, seats)
                 await self._set_options(game.id, opts)
-                line = text.vacated_line(seat.name)
+                line = text.vacated_line(seat.name, of_game(game))
             game = await self.store.get_game(game.id)
             assert game is not None
             loaded = Loaded(game, loaded.state)
@@ -926,29 +924,27 @@ class GameService:
 
     def _can_manage_lobby(self, game: GameRow, user_id: int, is_mod: bool) -> None:
         if user_id != game.opener_id and not is_mod:
-            raise NotAllowed("Only the player who opened the lobby or a moderator can do that.")
+            raise NotAllowed.said("svc.only_opener_do")
 
     async def _lobby_for_change(self, channel_id: int) -> GameRow:
         game = await self._open_game(channel_id)
         if game.status is not GameStatus.LOBBY:
-            raise LobbyError("The game has already started; this is set in the lobby.")
+            raise LobbyError.said("svc.lobby_setting")
         return game
 
     async def add_ai(self, channel_id: int, user_id: int, level: str, *,
                      is_mod: bool = False) -> GameRow:
         """Lobby: seat an AI player of `level` (named like "AI (hard) 2")."""
         if level not in AI_LEVELS:
-            raise LobbyError(f"There is no AI level {level!r}; choose easy, normal or hard.")
+            raise LobbyError.said("svc.no_ai_level", level=text.echo(level))
         async with self.lock(channel_id):
             game = await self._lobby_for_change(channel_id)
             self._can_manage_lobby(game, user_id, is_mod)
             if game.options.get("league"):
-                raise LobbyError("League games are played by registered members only: "
-                                 "no AI seats.")
+                raise LobbyError.said("svc.league_no_ai")
             limit = game.options.get("max_players", MAX_PLAYERS)
             if len(game.players) >= limit:
-                raise LobbyError(f"The game is full ({limit} players). Remove an AI with "
-                                 "`/sw ai remove` or open a bigger game.")
+                raise LobbyError.said("svc.full_ai", limit=limit)
             n = 1 + sum(1 for s in game.players if s.ai)
             name = engine_name(f"AI ({level}) {n}", [s.name for s in game.players])
             return await self.store.update_lobby(
@@ -961,8 +957,7 @@ class GameService:
             self._can_manage_lobby(game, user_id, is_mod)
             ais = [s for s in game.players if s.ai]
             if not ais:
-                raise LobbyError("There is no AI player in this lobby. Add one with "
-                                 "`/sw ai add`.")
+                raise LobbyError.said("svc.no_ai_seat")
             seats = [s for s in game.players if s is not ais[-1]]
             return await self.store.update_lobby(game.id, players=seats)
 
@@ -975,16 +970,15 @@ class GameService:
             self.check_limit(clock)
             required = await self._required_limit(game)
             if required and not clock.on:
-                raise LobbyError(f"This league season requires a turn limit (it uses "
-                                 f"{format_duration(required)} unless you choose another).")
+                raise LobbyError.said("svc.league_needs_clock",
+                                      limit=format_duration(required))
             return await self.store.update_lobby(
                 game.id, options={**game.options, "clock": clock.to_json()})
 
     def check_limit(self, clock: ClockConfig) -> None:
         if clock.limit is not None and clock.limit < self.rules.min_limit:
-            raise LobbyError(f"A turn limit must be at least "
-                             f"{format_duration(self.rules.min_limit)}; you asked for "
-                             f"{format_duration(clock.limit)}.")
+            raise LobbyError.said("svc.min_limit", least=format_duration(self.rules.min_limit),
+                                  asked=format_duration(clock.limit))
 
     async def set_server_clock(self, guild_id: int, clock: ClockConfig) -> None:
         """Moderator: the clock new lobbies of this server start with."""
@@ -992,7 +986,7 @@ class GameService:
         await self.store.set_guild_clock(guild_id, clock.to_json())
 
     async def require_league_clock(self, guild_id: int, league_name: str,
-                                   clock: ClockConfig) -> str:
+                                   clock: ClockConfig, lang: str = "en") -> str:
         """Moderator: the league's open season requires this turn limit of its games (off:
         no longer required). Returns the sentence to confirm it."""
         from bot.league import LeagueService
@@ -1002,10 +996,9 @@ class GameService:
         league = await leagues.league(guild_id, league_name)
         season = await leagues.current_season(league)
         await self.store.set_season_turn_limit(season.id, clock.limit)
-        if clock.limit is None:
-            return f"League games of {league.name}, {season.name}, no longer need a clock."
-        return (f"League games of {league.name}, {season.name}, now play with a turn limit "
-                f"(at least: {format_duration(clock.limit)} unless the lobby picks another).")
+        return i18n.t("svc.league_clock", lang, league=league.name, season=season.name,
+                      on=clock.limit is not None,
+                      limit=format_duration(clock.limit) if clock.limit is not None else "")
 
     async def _required_limit(self, game: GameRow) -> int | None:
         tag = game.options.get("league")
@@ -1038,10 +1031,10 @@ class GameService:
             loaded = await self._active(channel_id)
             if (loaded.version != version or loaded.state.actor != seat_name
                     or not (timed_out or self.auto_level(loaded.game, seat_name))):
-                raise StaleVersion(STALE_MESSAGE)
+                raise StaleVersion.said("svc.stale")
             seat = loaded.game.seat_named(seat_name)
             if seat is None:
-                raise NotSeated(f"{seat_name} has no seat here.")
+                raise NotSeated.said("svc.seat_gone", seat=seat_name)
             parsed = self._parse(seat, action)
             step = self._apply(loaded.state, parsed)
             after = await self._commit(loaded, parsed, step, None)
@@ -1058,7 +1051,7 @@ class GameService:
             game = (await self.store.open_game(channel_id)
                     or await self.store.last_game(channel_id, started=True))
             if game is None:
-                raise NoGameHere("There is no game in this channel.")
+                raise NoGameHere.said("svc.no_game")
             loaded = await self._load(game)
             out = self._outcome(loaded, events, None)
             out.first_seq = first_seq
@@ -1162,8 +1155,7 @@ class GameService:
             loaded = await self._active(channel_id)
             seat = self._seat(loaded.game, user_id)
             if seat.name not in loaded.game.options.get("away", ()):
-                raise NotAllowed("Your seat is yours already: the AI plays it only after "
-                                 f"{self.rules.away_after} missed turn limits in a row.")
+                raise NotAllowed.said("svc.seat_yours", n=self.rules.away_after)
             opts = dict(loaded.game.options)
             opts["away"] = [n for n in opts.get("away", []) if n != seat.name]
             opts["timeouts"] = {k: v for k, v in opts.get("timeouts", {}).items()
@@ -1216,7 +1208,7 @@ class GameService:
         deploys = tuple(_deploy_choices(legal))
         powers = tuple(_power_choices(legal))
         abandons = tuple(
-            Choice(f"Abandon region {a['region']}", a) for a in legal if a["do"] == "abandon"
+            Choice(text.action_label(a), a) for a in legal if a["do"] == "abandon"
         )
         seat = game.seat_named(state.actor) if state.actor else None
         n_undo = await self._n_undoable(loaded, seat) if seat else 0
@@ -1347,48 +1339,56 @@ class GameService:
                                  loaded.state.actor == seat.name))
         return out
 
-    async def status(self, channel_id: int) -> tuple[Loaded, list[str]]:
-        """Public status lines: round, whose turn, what they can do."""
+    async def status(self, channel_id: int,
+                     lang: str | None = None) -> tuple[Loaded, list[str]]:
+        """Public status lines: round, whose turn, what they can do, in `lang` (default: the
+        game's language)."""
         async with self.lock(channel_id):
             game = await self.store.open_game(channel_id)
             if game is None:  # the last game here, if it was played to the end
                 game = await self.store.last_game(channel_id, started=True)
                 if game is None or game.status is not GameStatus.FINISHED:
-                    raise NoGameHere("There is no game in this channel. Start one with "
-                                     "`/sw new`.")
+                    raise NoGameHere.said("svc.no_game")
+            lang = lang or of_game(game)
             if game.status is GameStatus.LOBBY:
-                return Loaded(game, None), text.lobby_lines(game)
+                return Loaded(game, None), text.lobby_lines(game, lang)
             loaded = await self._load(game)
             if loaded.state.finished:
                 obs = engine.observe(loaded.state, None, reveal_all=True)
-                return loaded, [text.over_line(game.id, game.finished_at),
-                                *text.ranking_lines(obs.get("ranking"), obs.get("players", {}))]
+                return loaded, [text.over_line(game.id, game.finished_at, lang),
+                                *text.ranking_lines(obs.get("ranking"), obs.get("players", {}),
+                                                    lang)]
             obs = engine.observe(loaded.state, None)
             legal = ([] if loaded.state.finished else
                      [_dump(a) for a in engine.legal_actions(loaded.state)])
-            lines = text.status_lines(game, obs, legal)
+            lines = text.status_lines(game, obs, legal, lang)
             level = self.auto_level(game, loaded.state.actor)
             if level:
-                lines.insert(1, f"The AI ({level}) is playing **{loaded.state.actor}**.")
+                lines.insert(1, i18n.t("svc.status.ai", lang, level=ai_level(level),
+                                       player=loaded.state.actor))
             for seat, kind, left in await self.time_left(game.id):
-                what = "to place survivors" if kind == "survivors" else "left in this turn"
-                lines.insert(1, f"⏳ **{seat}**: {format_duration(max(0, left))} {what} "
-                                f"({clock_of(game.options.get('clock')).describe()}).")
+                lines.insert(1, i18n.t("svc.status.clock", lang, seat=seat,
+                                       survivors=kind == "survivors",
+                                       left=format_duration(max(0, left)),
+                                       clock=clock_of(game.options.get("clock")).describe()))
             return loaded, lines
 
-    async def history(self, channel_id: int, limit: int = 15) -> list[str]:
-        """The last actions of the channel's game, public lines only."""
+    async def history(self, channel_id: int, limit: int = 15,
+                      lang: str | None = None) -> list[str]:
+        """The last actions of the channel's game, public lines only, in `lang` (default:
+        the game's language)."""
         async with self.lock(channel_id):
             game = await self.store.open_game(channel_id) or await self.store.last_game(
                 channel_id)
             if game is None:
                 raise NoGameHere.said("svc.no_game")
             rows = await self.store.recent_actions(game.id, limit)
+        lang = lang or of_game(game)
         lines = []
         for row in rows:
-            summary = text.describe_events(engine.public_events(row.events), of_game(game))
-            lines.append(text.log_line(row.seq, row.action, summary))
-        return lines
+            summary = text.describe_events(engine.public_events(row.events), lang)
+            lines.append(text.log_line(row.seq, row.action, summary, lang))
+        return lines or [i18n.t("svc.log_empty", lang)]
 
     async def turn_story(self, game_id: int, since: int = 0,
                          lang: str = "en") -> tuple[list[str], list[str]]:
@@ -1434,26 +1434,26 @@ class GameService:
             if game is None or game.status is GameStatus.LOBBY:
                 game = await self.store.last_game(channel_id, started=True)
             if game is None:
-                raise NoGameHere("There is no game in this channel. Start one with `/sw new`.")
+                raise NoGameHere.said("svc.no_game")
             try:
                 return await export_game(self.store, game.id)
             except NotExportable as exc:
-                raise NotAllowed(str(exc)) from None
+                raise NotAllowed.said(f"svc.export.{exc.key}") from None
 
     async def final(self, channel_id: int) -> tuple[Loaded, dict[str, Any]]:
         """The channel's last started game with every coin total (for the end-of-game reveal)."""
         loaded = await self.last_view(channel_id)
         if not loaded.state.finished:
-            raise NotAllowed("Coin totals stay secret until the game is over.")
+            raise NotAllowed.said("svc.secret")
         return loaded, engine.observe(loaded.state, None, reveal_all=True)
 
 
 _ACTION_ADAPTER: Any = None
 
 
-def _worded(obj: dict[str, Any], fallback: str) -> str:
-    """A malformed action in player words ("region must be 0 or more (you gave `-3`)"),
-    not the validator's."""
+def _malformed(obj: dict[str, Any], exc: Any) -> RuleBroken:
+    """A malformed action refused in player words ("region must be 0 or more (you gave
+    `-3`)"), not the validator's."""
     global _ACTION_ADAPTER
     import pydantic
 
@@ -1473,9 +1473,10 @@ def _worded(obj: dict[str, Any], fallback: str) -> str:
             field_name = "combo"
             ctx = {k: v + 1 if isinstance(v, int) else v for k, v in ctx.items()}
             value = value + 1 if isinstance(value, int) else value
-        said = text.invalid_field(field_name, str(first.get("type", "")), ctx, value)
-        return f"That does not work: {said}. Try `/sw status` to see what you can do."
-    return f"{fallback} Try `/sw status` to see what you can do."
+        return RuleBroken.said("svc.bad_action",
+                               said=text.invalid_field(field_name, str(first.get("type", "")),
+                                                       ctx, value))
+    return RuleBroken(text.violation(exc.message), exc.code, exc.key, exc.params)
 
 
 def _deploy_choices(legal: list[dict[str, Any]]) -> list[Choice]:
@@ -1485,10 +1486,9 @@ def _deploy_choices(legal: list[dict[str, Any]]) -> list[Choice]:
         if a["do"] == "deploy" and a["count"] > best.get(a["region"], {"count": 0})["count"]:
             best[a["region"]] = a
     out = []
-    for region, a in sorted(best.items()):
+    for _, a in sorted(best.items()):
         clean = {k: v for k, v in a.items() if k != "player"}
-        n = a["count"]
-        out.append(Choice(f"Put {n} token{'s' if n != 1 else ''} on region {region}", clean))
+        out.append(Choice(text.action_label(clean), clean))
     return out
 
 
@@ -1497,19 +1497,19 @@ def _power_choices(legal: list[dict[str, Any]]) -> list[Choice]:
     for a in legal:
         clean = {k: v for k, v in a.items() if k != "player"}
         match a["do"]:
-            case "place":
-                out.append(Choice(f"Place {a['piece'].replace('_', ' ')} on region {a['region']}",
-                                  clean))
-            case "ally":
-                out.append(Choice(f"Make peace with {a['target']}", clean))
+            case "place" | "ally":
+                out.append(Choice(text.action_label(clean), clean))
             case _:
                 pass
     return out
 
 
-def _active_name(obs: dict[str, Any], name: str | None) -> str:
+def _active_name(obs: dict[str, Any], name: str | None) -> i18n.Msg | str:
+    """The actor's Active combo, named in whichever language a message words it."""
     act = ((obs.get("players") or {}).get(name) or {}).get("active") or {}
-    return f"{act.get('power', '')} {act.get('race', '')}".strip()
+    if not act.get("race"):
+        return ""
+    return i18n.Msg("combo", race=act.get("race"), power=act.get("power"))
 
 
 def _only_placement(state: Any) -> Any | None:

@@ -20,10 +20,6 @@ VERBS = ("pick", "abandon", "conquer", "reinforce", "roll", "decline", "deploy",
          "enchant", "dragon", "place", "ally", "end")
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
-
-
 def combo_label(race: str, power: str, tokens: int, cost: int, coins: int,
                 lang: str = "en") -> str:
     """A combo in a menu or autocomplete list: names, tokens, cost, coins lying on it."""
@@ -76,63 +72,42 @@ def started_line(board: str, players: Sequence[str], lang: str = "en") -> str:
                   first=f"**{players[0]}**")
 
 
-def undo_line(who: str, actions: Sequence[dict[str, Any]]) -> str:
-    what = "; ".join(action_phrase(a) for a in actions) or "nothing"
-    return f"{who} took back: {what}."
+def undo_line(who: str | None, actions: Sequence[dict[str, Any]], lang: str = "en") -> str:
+    """Who took back which actions (`who` None: a moderator)."""
+    what = "; ".join(action_phrase(a, lang) for a in actions) or i18n.t("svc.nothing", lang)
+    return i18n.t("svc.undo", lang, who=who or "", mod=who is None, what=what)
 
 
-def skipped_line(who: str | None) -> str:
-    return f"A moderator skipped **{who}**'s turn." if who else "A moderator skipped a turn."
+def skipped_line(who: str | None, lang: str = "en") -> str:
+    return i18n.t("svc.skipped", lang, who=who or "", known=bool(who))
 
 
-def replaced_line(seat: str, new_user_id: int) -> str:
-    return f"<@{new_user_id}> now plays the seat **{seat}**."
+def replaced_line(seat: str, new_user_id: int, lang: str = "en") -> str:
+    return i18n.t("svc.replaced", lang, user=new_user_id, seat=seat)
 
 
-def vacated_line(seat: str) -> str:
-    return f"**{seat}** was removed from the game; that seat's turns are skipped from now on."
+def vacated_line(seat: str, lang: str = "en") -> str:
+    return i18n.t("svc.vacated", lang, seat=seat)
 
 
-def action_phrase(action: dict[str, Any]) -> str:
+def action_phrase(action: dict[str, Any], lang: str = "en") -> str:
     """A short phrase for one action (log and undo lines)."""
     a = action
-    match a.get("do"):
-        case "pick":
-            return f"pick combo {a.get('slot', '?') + 1 if isinstance(a.get('slot'), int) else '?'}"
-        case "abandon":
-            return f"abandon region {a.get('region')}"
-        case "conquer":
-            ghouls = " with In Decline Ghouls" if a.get("race") == "decline" else ""
-            return f"conquer region {a.get('region')}{ghouls}"
-        case "reinforce":
-            return f"final conquest of region {a.get('region')} with the die"
-        case "roll":
-            return "roll the Berserk die"
-        case "decline":
-            return "go into decline"
-        case "deploy":
-            return f"put {_plural(a.get('count', 0), 'token')} on region {a.get('region')}"
-        case "move":
-            return (f"move {_plural(a.get('count', 0), 'token')} from region {a.get('from')} "
-                    f"to region {a.get('to')}")
-        case "enchant":
-            return f"enchant region {a.get('region')}"
-        case "dragon":
-            return f"dragon attack on region {a.get('region')}"
-        case "place":
-            return f"place {str(a.get('piece', '?')).replace('_', ' ')} on region {a.get('region')}"
-        case "ally":
-            return f"make peace with {a.get('target')}"
-        case "end":
-            return "end the turn"
-        case other:
-            return str(other)
+    verb = a.get("do")
+    if not isinstance(verb, str) or not i18n.has(f"svc.do.{verb}"):
+        return str(verb)
+    slot = a.get("slot")
+    return i18n.t(f"svc.do.{verb}", lang, slot=slot + 1 if isinstance(slot, int) else "?",
+                  region=a.get("region"), ghouls=a.get("race") == "decline",
+                  count=a.get("count", 0) if isinstance(a.get("count", 0), int) else 0,
+                  src=a.get("from"), dst=a.get("to"), piece=a.get("piece", "?"),
+                  target=a.get("target"), ghoul_race="Ghouls", berserk="Berserk")
 
 
-def log_line(seq: int, action: dict[str, Any], summary: Sequence[str]) -> str:
+def log_line(seq: int, action: dict[str, Any], summary: Sequence[str], lang: str = "en") -> str:
     who = action.get("player", "?")
     tail = f" — {' '.join(summary)}" if summary else ""
-    return f"`#{seq}` **{who}**: {action_phrase(action)}{tail}"
+    return f"`#{seq}` **{who}**: {action_phrase(action, lang)}{tail}"
 
 
 def _safe_fields(ev: dict[str, Any]) -> str:
@@ -144,10 +119,6 @@ def _safe_fields(ev: dict[str, Any]) -> str:
             continue
         parts.append(f"{k.replace('_', ' ')} {v}")
     return ", ".join(parts)
-
-
-def _piece(name: Any) -> str:
-    return str(name).replace("_", " ")
 
 
 def describe_event(ev: dict[str, Any], lang: str = "en") -> str | None:
@@ -203,18 +174,18 @@ def lobby_lines(game: Any, lang: str | None = None) -> list[str]:
     if isinstance(clock, dict):
         from bot.clock import clock_of
 
-        lines.insert(1, f"Clock: {clock_of(clock).describe()} (change it with the menu "
-                        "below). Add AI players with the menu or `/sw ai add`.")
+        lines.insert(1, i18n.t("svc.lobby.clock", lang, clock=clock_of(clock).describe()))
     tag = game.options.get("league")
     if isinstance(tag, dict):  # kept on every redraw of the lobby (joins, leaves)
-        lines.insert(0, f"A **league game** of {tag.get('league', 'the league')}, "
-                        f"{tag.get('season', 'this season')}! Only registered players can join "
-                        "(`/league join`); the result counts when the game is finished.")
+        lines.insert(0, i18n.t("svc.lobby.league", lang,
+                               league=tag.get("league") or i18n.Msg("svc.lobby.the_league"),
+                               season=tag.get("season") or i18n.Msg("svc.lobby.this_season")))
         if tag.get("round") and tag.get("table") is not None:
-            lines.insert(1, f"Round {tag['round']}, table {tag.get('table_no', '?')}: "
-                            + ", ".join(f"<@{u}>" for u in tag["table"])
-                            + f" — press **Join** by {str(tag.get('start_by', ''))[11:16]} UTC "
-                            "or a substitute takes your seat; the organisers start the game.")
+            lines.insert(1, i18n.t("svc.lobby.table", lang, round=tag["round"],
+                                   table=tag.get("table_no", "?"),
+                                   members=i18n.t("list.sep", lang).join(
+                                       f"<@{u}>" for u in tag["table"]),
+                                   time=str(tag.get("start_by", ""))[11:16]))
     return lines
 
 
@@ -308,7 +279,8 @@ def clip(text: str, limit: int = MESSAGE_LIMIT) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def clip_lines(lines: Sequence[str], limit: int, *, newest: bool = False) -> list[str]:
+def clip_lines(lines: Sequence[str], limit: int, *, newest: bool = False,
+               lang: str = "en") -> list[str]:
     """As many whole lines as fit in `limit` characters: the first ones, or the last ones
     (`newest`), with a line saying how many were left out."""
     order = list(reversed(lines)) if newest else list(lines)
@@ -323,8 +295,7 @@ def clip_lines(lines: Sequence[str], limit: int, *, newest: bool = False) -> lis
         size += len(line) + 1
     left = len(order) - len(out)
     if left:
-        out.append(f"… ({left} earlier line{'s' if left != 1 else ''} left out)" if newest
-                   else f"… ({left} more line{'s' if left != 1 else ''})")
+        out.append(i18n.t("svc.lines_earlier" if newest else "svc.lines_more", lang, n=left))
     return list(reversed(out)) if newest else out
 
 
@@ -345,9 +316,9 @@ def board_choice(n_players: int) -> str:
     return f"{n_players} players"
 
 
-def over_line(game_id: int, finished_at: str | None) -> str:
-    when = f" (finished {finished_at[:16].replace('T', ' ')} UTC)" if finished_at else ""
-    return f"Game #{game_id} is over{when}. Start a new one with `/sw new`."
+def over_line(game_id: int, finished_at: str | None, lang: str = "en") -> str:
+    when = finished_at[:16].replace("T", " ") if finished_at else ""
+    return i18n.t("svc.over", lang, game=game_id, when=when, known=bool(when))
 
 
 def income_parts(breakdown: Any, lang: str = "en") -> str:
@@ -362,9 +333,14 @@ def income_parts(breakdown: Any, lang: str = "en") -> str:
 
 
 LOBBY_STARTED = "**Small World game #{game}** — started with {players}."
-MENU_MORE = "{shown} of {total} shown — type `/sw {command}` to reach the rest"
 
-def map_alt(obs: dict[str, Any], *, what: str = "Map") -> str:
+
+def menu_more(shown: int, total: int, command: str, lang: str = "en") -> str:
+    """A long menu's note: how many options it shows, and the command that reaches the rest."""
+    return i18n.t("svc.menu_more", lang, shown=shown, total=total, command=command)
+
+
+def map_alt(obs: dict[str, Any], lang: str = "en") -> str:
     """Alt text of a map: round, whose turn, who holds how many regions. Never coins."""
     regions = obs.get("regions") or {}
     held: dict[str, int] = {}
@@ -374,84 +350,83 @@ def map_alt(obs: dict[str, Any], *, what: str = "Map") -> str:
             tribes += 1
         elif r.get("owner"):
             held[r["owner"]] = held.get(r["owner"], 0) + 1
-    parts = [f"{what}, round {obs.get('round')} of {obs.get('rounds')}"]
+    parts = [i18n.t("svc.alt.map", lang, round=obs.get("round"), rounds=obs.get("rounds"))]
     if obs.get("finished"):
-        parts.append("the game is over")
+        parts.append(i18n.t("svc.alt.over", lang))
     elif obs.get("actor"):
-        parts.append(f"{obs.get('actor')} to play")
-    holders = ", ".join(f"{name} {_plural(n, 'region')}" for name, n in
-                        sorted(held.items(), key=lambda kv: (-kv[1], kv[0])))
+        parts.append(i18n.t("svc.alt.to_play", lang, player=obs.get("actor")))
+    holders = i18n.t("list.sep", lang).join(
+        i18n.t("svc.alt.holder", lang, player=name, n=n)
+        for name, n in sorted(held.items(), key=lambda kv: (-kv[1], kv[0])))
     if holders:
-        parts.append(f"held: {holders}")
+        parts.append(i18n.t("svc.alt.held", lang, holders=holders))
     if tribes:
-        parts.append(f"lost tribes {tribes}")
+        parts.append(i18n.t("svc.alt.tribes", lang, n=tribes))
     return clip(". ".join(parts) + ".", ALT_LIMIT)
 
 
-def row_alt(obs: dict[str, Any]) -> str:
+def row_alt(obs: dict[str, Any], lang: str = "en") -> str:
     """Alt text of the combo row: each slot numbered 1-6 as on the picture."""
-    items = []
-    for i, c in enumerate(obs.get("row") or []):
-        on = c.get("coins_on_combo") or 0
-        extra = f", {_plural(on, 'coin')} on it" if on else ""
-        items.append(f"{i + 1}. {c.get('power')} {c.get('race')} (costs {i}{extra})")
-    return clip("Combos on offer: " + "; ".join(items) + ".", ALT_LIMIT)
+    items = [i18n.t("svc.alt.combo", lang, slot=i + 1, cost=i,
+                    combo=i18n.t("combo", lang, race=c.get("race"), power=c.get("power")),
+                    coins=c.get("coins_on_combo") or 0)
+             for i, c in enumerate(obs.get("row") or [])]
+    return clip(i18n.t("svc.alt.row", lang, items="; ".join(items)), ALT_LIMIT)
 
 
-def final_alt(obs: dict[str, Any]) -> str:
+def final_alt(obs: dict[str, Any], lang: str = "en") -> str:
     """Alt text of the final reveal (coins are public once the game is over)."""
-    items = [f"{r.get('rank')}. {r.get('player')} {_plural(r.get('total') or 0, 'coin')}"
+    items = [i18n.t("svc.alt.rank", lang, rank=r.get("rank"), player=r.get("player"),
+                    coins=r.get("total") or 0)
              for r in obs.get("ranking") or []]
-    return clip("Final scores: " + "; ".join(items) + ".", ALT_LIMIT)
+    return clip(i18n.t("svc.alt.final", lang, items="; ".join(items)), ALT_LIMIT)
 
 
-def board_lines(obs: dict[str, Any], terrains: Sequence[str]) -> list[str]:
+def board_lines(obs: dict[str, Any], terrains: Sequence[str], lang: str = "en") -> list[str]:
     """The map as text: every region by holder (the same public view as the picture)."""
     regions = obs.get("regions") or {}
+    sep = i18n.t("list.sep", lang)
     by: dict[str, list[str]] = {}
     tribes, empty = [], []
     for rid in range(len(terrains)):
         r = regions.get(str(rid)) or {}
-        pieces = ", ".join(_piece(p) for p in r.get("pieces") or [])
-        tag = f"{rid} ({terrains[rid]}{', ' + pieces if pieces else ''})"
+        what = [i18n.name("terrain", terrains[rid], lang),
+                *(i18n.name("piece", p, lang) for p in r.get("pieces") or [])]
+        tag = f"{rid} ({sep.join(what)})"
         if r.get("lost_tribe"):
             tribes.append(tag)
         elif r.get("owner"):
-            state = " in decline" if r.get("decline") else ""
-            key = f"**{r['owner']}**'s {r.get('race')}{state}"
+            key = i18n.t("svc.board.holder", lang, owner=f"**{r['owner']}**",
+                         race=r.get("race"), decline=bool(r.get("decline")))
             by.setdefault(key, []).append(f"{tag} ×{r.get('tokens', 0)}")
         else:
             empty.append(tag)
-    lines = [f"**Board, round {obs.get('round')}/{obs.get('rounds')}**"]
+    lines = [i18n.t("svc.board.head", lang, round=obs.get("round"), rounds=obs.get("rounds"))]
     for key, items in by.items():
         lines.append(f"{key} ({len(items)}): " + "; ".join(items))
     if tribes:
-        lines.append(f"Lost tribes ({len(tribes)}): " + "; ".join(tribes))
+        lines.append(i18n.t("svc.board.tribes", lang, n=len(tribes), items="; ".join(tribes)))
     if empty:
-        lines.append(f"Empty ({len(empty)}): " + "; ".join(empty))
+        lines.append(i18n.t("svc.board.empty", lang, n=len(empty), items="; ".join(empty)))
     return lines
 
 
-_FIELD_WORDS = {
-    "greater_than_equal": "must be {ge} or more",
-    "less_than_equal": "must be {le} or less",
-    "greater_than": "must be more than {gt}",
-    "less_than": "must be less than {lt}",
-    "int_type": "must be a whole number",
-    "int_parsing": "must be a whole number",
-    "string_type": "must be text",
-    "missing": "is missing",
-    "extra_forbidden": "is not expected here",
-    "literal_error": "is not one of the allowed values",
-}
+# pydantic's error types we word ourselves (svc.problem.<type>); others are "not valid"
+FIELD_PROBLEMS = ("greater_than_equal", "less_than_equal", "greater_than", "less_than",
+                  "int_type", "int_parsing", "string_type", "missing", "extra_forbidden",
+                  "literal_error", "union_tag_invalid", "union_tag_not_found")
 
 
-def invalid_field(field: str, kind: str, ctx: dict[str, Any] | None, value: Any) -> str:
-    """One malformed field in player words: "region must be 0 or more (you gave -3)"."""
-    words = _FIELD_WORDS.get(kind, "is not valid")
-    try:
-        words = words.format(**(ctx or {}))
-    except (KeyError, IndexError):
-        words = "is not valid"
-    gave = f" (you gave {echo(value, 20)})" if value is not None and kind != "missing" else ""
-    return f"{field.replace('_', ' ')} {words}{gave}"
+def invalid_field(field: str, kind: str, ctx: dict[str, Any] | None,
+                  value: Any) -> i18n.Msg:
+    """One malformed field in player words: "region must be 0 or more (you gave -3)", as a
+    message any language words (field names and problems come from the catalogs)."""
+    ctx = dict(ctx or {})
+    problem = f"svc.problem.{kind}" if kind in FIELD_PROBLEMS else "svc.problem.invalid"
+    if not set(i18n.placeholders(i18n.template(problem))) <= set(ctx):
+        problem, ctx = "svc.problem.invalid", {}
+    name = (i18n.Msg(f"svc.field.{field}") if i18n.has(f"svc.field.{field}")
+            else echo(field.replace("_", " "), 20))
+    gave = (i18n.Msg("svc.gave", value=echo(value, 20))
+            if value is not None and kind != "missing" else "")
+    return i18n.Msg("svc.field", field=name, problem=i18n.Msg(problem, **ctx), gave=gave)

@@ -16,8 +16,7 @@ from bot.store import StoreUnavailable
 
 log = logging.getLogger(__name__)
 
-STORE_BUSY = ("The game database did not answer just now, so nothing was changed. Please try "
-              "again in a moment.")
+STORE_BUSY = i18n.t("svc.store_busy", "en")
 APOLOGY = i18n.t("ui.apology", "en")
 NO_MENTIONS = discord.AllowedMentions.none()
 
@@ -59,8 +58,8 @@ def _unwrap(error: BaseException) -> BaseException:
 
 
 def refusal_text(error: BaseException, lang: str = "en") -> str | None:
-    """The sentence for an expected refusal, None for a bug. An engine rule break is worded
-    in `lang` from its key and params; the other refusals are English for now."""
+    """The sentence for an expected refusal in `lang`, None for a bug. An engine refusal is
+    worded from its key and params, the service's from its catalog key."""
     error = _unwrap(error)
     if isinstance(error, RuleBroken) and lang != "en":
         worded = sentences.refusal(error.key, error.params, lang)
@@ -72,19 +71,19 @@ def refusal_text(error: BaseException, lang: str = "en") -> str | None:
         return error.message
     if isinstance(error, StoreUnavailable):
         log.warning("database unavailable: %s", error)
-        return STORE_BUSY
+        return i18n.t("svc.store_busy", lang)
     if isinstance(error, NotModerator):
         return i18n.t("ui.only_mods", lang)
     if isinstance(error, app_commands.NoPrivateMessage):
-        return "That command works only in a server channel."
+        return i18n.t("ui.server_only", lang)
     if isinstance(error, app_commands.TransformerError):
         from bot.text import echo
 
-        return f"{echo(error.value)} is not a valid value there; pick one from the list."
+        return i18n.t("svc.bad_value", lang, value=echo(error.value))
     if isinstance(error, app_commands.CommandOnCooldown):
-        return f"Slow down: try again in {error.retry_after:.0f} s."
+        return i18n.t("svc.cooldown", lang, seconds=f"{error.retry_after:.0f}")
     if isinstance(error, app_commands.CheckFailure):
-        return "You cannot use that command here."
+        return i18n.t("svc.check_failed", lang)
     return None
 
 

@@ -65,12 +65,8 @@ class LobbyButton(
         await flow.lobby_click(interaction, self.game_id, self.op)
 
 
-AI_CHOICES = (("easy", "AI (easy): plays sensibly, makes mistakes"),
-              ("normal", "AI (normal): plans each turn"),
-              ("hard", "AI (hard): plans and looks ahead"))
-CLOCK_CHOICES = (("off", "No time limit"), ("10m", "10 minutes a turn"),
-                 ("1h", "1 hour a turn"), ("12h", "12 hours a turn"), ("1d", "1 day a turn"),
-                 ("2d", "2 days a turn"))
+AI_CHOICES = ("easy", "normal", "hard")  # labels: svc.ai_choice.<level>
+CLOCK_CHOICES = ("off", "10m", "1h", "12h", "1d", "2d")  # labels: svc.clock_choice.<limit>
 
 
 class LobbySelect(
@@ -79,15 +75,15 @@ class LobbySelect(
 ):
     """The lobby's menus: add an AI player of a level (`a`), choose the turn limit (`c`)."""
 
-    def __init__(self, game_id: int, kind: str) -> None:
+    def __init__(self, game_id: int, kind: str, lang: str = "en") -> None:
         if kind == "a":
-            options = [discord.SelectOption(label=label, value=value)
-                       for value, label in AI_CHOICES]
-            placeholder = "Add AI player…"
+            options = [discord.SelectOption(label=i18n.t(f"svc.ai_choice.{value}", lang),
+                                            value=value) for value in AI_CHOICES]
+            placeholder = i18n.t("svc.menu.add_ai", lang)
         else:
-            options = [discord.SelectOption(label=label, value=value)
-                       for value, label in CLOCK_CHOICES]
-            placeholder = "Turn time limit…"
+            options = [discord.SelectOption(label=i18n.t(f"svc.clock_choice.{value}", lang),
+                                            value=value) for value in CLOCK_CHOICES]
+            placeholder = i18n.t("svc.menu.clock", lang)
         super().__init__(discord.ui.Select(custom_id=f"sw:l{kind}:{game_id}", options=options,
                                            placeholder=placeholder))
         self.game_id = game_id
@@ -114,8 +110,8 @@ def lobby_view(game: GameRow) -> discord.ui.View:
     if any(s.ai for s in game.players):
         view.add_item(LobbyButton(game.id, "noai", of_game(game)))
     if not game.options.get("league"):
-        view.add_item(LobbySelect(game.id, "a"))
-    view.add_item(LobbySelect(game.id, "c"))
+        view.add_item(LobbySelect(game.id, "a", of_game(game)))
+    view.add_item(LobbySelect(game.id, "c", of_game(game)))
     return view
 
 
@@ -223,7 +219,7 @@ MORE_COMMAND = {"c": "conquer", "g": "conquer ghouls:True", "r": "reinforce", "d
 
 
 def _select(panel: Panel, kind: str, placeholder: str, choices: list[tuple[str, dict, str | None]],
-            row: int) -> ActionSelect | None:
+            row: int, lang: str = "en") -> ActionSelect | None:
     options = [
         discord.SelectOption(label=label[:100], value=_action_value(action),
                              description=(desc or None) and desc[:100])
@@ -233,8 +229,8 @@ def _select(panel: Panel, kind: str, placeholder: str, choices: list[tuple[str, 
         return None
     if len(choices) > MAX_OPTIONS:  # Discord shows 25 options at most: say where the rest are
         placeholder = (f"{placeholder} ("
-                       + text.MENU_MORE.format(shown=MAX_OPTIONS, total=len(choices),
-                                               command=MORE_COMMAND.get(kind, "status"))
+                       + text.menu_more(MAX_OPTIONS, len(choices),
+                                        MORE_COMMAND.get(kind, "status"), lang)
                        + ")")[:150]
     return ActionSelect(panel.game_id, panel.version, kind, options=options,
                         placeholder=placeholder, row=row)
@@ -270,7 +266,7 @@ def turn_view(panel: Panel, lang: str = "en") -> discord.ui.View | None:
         menus.append(("x", i18n.t("menu.extras", lang), extras))
     view = discord.ui.View(timeout=None)
     for row, (kind, placeholder, choices) in enumerate(menus[:4]):
-        item = _select(panel, kind, placeholder, choices, row)
+        item = _select(panel, kind, placeholder, choices, row, lang)
         if item is not None:
             view.add_item(item)
     for verb, ok in (("roll", panel.can_roll), ("end", panel.can_end),
@@ -286,7 +282,9 @@ def panel_prompt(panel: Panel, lang: str = "en") -> str:
     if panel.actor is None:
         return ""
     if panel.auto:
-        return f"**{panel.actor}** (AI, {panel.auto}) plays next."
+        return i18n.t("svc.ai_next", lang, player=panel.actor,
+                      level=i18n.Msg(f"svc.ai_level.{panel.auto}")
+                      if i18n.has(f"svc.ai_level.{panel.auto}") else panel.auto)
     who = f"<@{panel.actor_id}>" if panel.actor_id else f"**{panel.actor}**"
     if panel.is_defender:
         nxt = (" " + i18n.t("prompt.next", lang, next=f"<@{panel.next_id}>")

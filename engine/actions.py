@@ -179,12 +179,13 @@ def parse_action(obj: dict | str | bytes) -> Action:
         try:
             obj = json.loads(obj)
         except (ValueError, RecursionError) as exc:
-            raise InvalidAction(f"The line is not valid JSON: {exc}.") from None
+            raise InvalidAction.refuse("not_json", error=str(exc)) from None
     if not isinstance(obj, dict):
-        raise InvalidAction("An action must be a JSON object with a \"do\" field.")
+        raise InvalidAction.refuse("not_an_object")
     try:
         return _ADAPTER.validate_python(obj)
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first.get("loc", ())) or "action"
-        raise InvalidAction(f"Malformed action ({where}): {first.get('msg', 'invalid')}.") from None
+        raise InvalidAction.refuse("malformed", field=where,
+                                  problem=str(first.get("msg", "invalid"))) from None

@@ -102,6 +102,12 @@ MESSAGES: dict[str, str] = {
     "decline_expanded": "You have already expanded this turn; decline instead of expanding.",
     "place_survivors": "Place your {tokens, plural, one {# surviving token} other "
                        "{# surviving tokens}} first.",
+    # malformed input (InvalidAction): `error` and `problem` are the parser's own words,
+    # `field` the path of the bad field; all three may quote the input, so wording them
+    # for a player cuts them short
+    "not_json": "The line is not valid JSON: {error}.",
+    "not_an_object": "An action must be a JSON object with a \"do\" field.",
+    "malformed": "Malformed action ({field}): {problem}.",
 }
 
 # English names of the pieces, as the English catalog has them under `piece.<id>`.

@@ -138,6 +138,28 @@ def template(key: str, lang: str = DEFAULT) -> str:
     return found
 
 
+class Msg:
+    """A catalog message as a value: a placeholder given a Msg is filled with that message
+    worded in the outer message's language (a field name inside a refusal, say)."""
+
+    __slots__ = ("key", "params")
+
+    def __init__(self, key: str, /, **params: object) -> None:
+        self.key, self.params = key, params
+
+    def __call__(self, lang: str | None = DEFAULT) -> str:
+        return t(self.key, lang, **self.params)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Msg) and (self.key, self.params) == (other.key, other.params)
+
+    def __hash__(self) -> int:
+        return hash(self.key)
+
+    def __repr__(self) -> str:
+        return f"Msg({self.key!r}, **{self.params!r})"
+
+
 def t(key: str, lang: str | None = DEFAULT, /, **params: object) -> str:
     """The message `key` in `lang` (English if that language lacks it), filled with params."""
     lang = normalize(lang)
@@ -227,7 +249,7 @@ def format_message(message: str, lang: str, params: dict) -> str:
         elif typ in NAME_TYPES:
             out.append(name(typ, None if value is None else str(value), lang))
         elif typ is None:
-            out.append(str(value))
+            out.append(value(lang) if isinstance(value, Msg) else str(value))
         else:
             raise ValueError(f"unknown argument type {typ!r} in {message!r}")
     return "".join(out)
@@ -268,7 +290,7 @@ def plural_categories_used(message: str) -> list[frozenset[str]]:
 
 
 __all__ = [
-    "CATALOG_DIR", "DEFAULT", "DISCORD_LOCALES", "LANGUAGES", "PLURAL_CATEGORIES",
+    "CATALOG_DIR", "DEFAULT", "DISCORD_LOCALES", "LANGUAGES", "PLURAL_CATEGORIES", "Msg",
     "catalog", "commands", "format_message", "has", "name", "normalize", "notes", "placeholders",
     "plural_categories_used", "plural_category", "t", "template",
 ]

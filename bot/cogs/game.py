@@ -403,8 +403,9 @@ class Game(commands.Cog):
     @sw.command(name="status", description="Whose turn it is and what they can do")
     @app_commands.describe(public="Post it for everyone (default: only you see it)")
     async def status(self, interaction: discord.Interaction, public: bool = False) -> None:
-        _, lines = await self.service.status(_channel(interaction))
-        await send(interaction, flow._clip(lines), ephemeral=not public,
+        lang = None if public else await reply_language(interaction)
+        _, lines = await self.service.status(_channel(interaction), lang)
+        await send(interaction, flow._clip(lines, lang=lang or "en"), ephemeral=not public,
                    allowed_mentions=NO_MENTIONS)
 
     @sw.command(name="log", description="The last actions of the game here")
@@ -422,8 +423,9 @@ class Game(commands.Cog):
                        file=discord.File(io.BytesIO(data), filename=name),
                        ephemeral=not public, allowed_mentions=NO_MENTIONS)
             return
-        lines = await self.service.history(_channel(interaction), count)
-        await send(interaction, flow._clip(lines, newest=True) or "No actions yet.",
+        lang = None if public else await reply_language(interaction)
+        lines = await self.service.history(_channel(interaction), count, lang)
+        await send(interaction, flow._clip(lines, newest=True, lang=lang or "en"),
                    ephemeral=not public, allowed_mentions=NO_MENTIONS)
 
     @sw.command(name="score", description="Your coins (only you see them)")
@@ -472,9 +474,10 @@ class Game(commands.Cog):
     @app_commands.describe(public="Post it for everyone (default: only you see it)")
     async def board_(self, interaction: discord.Interaction, public: bool = False) -> None:
         loaded = await self.service.last_view(_channel(interaction))
+        lang = of_game(loaded.game) if public else await reply_language(interaction)
         terrains = [r.terrain for r in loaded.state.board.regions]
-        lines = text.board_lines(engine.observe(loaded.state, None), terrains)
-        await send(interaction, flow._clip(lines), ephemeral=not public,
+        lines = text.board_lines(engine.observe(loaded.state, None), terrains, lang)
+        await send(interaction, flow._clip(lines, lang=lang), ephemeral=not public,
                    allowed_mentions=NO_MENTIONS)
 
     @sw.command(name="notify", description="Get a DM when it is your turn (on or off)")
@@ -566,7 +569,7 @@ class Game(commands.Cog):
         clock = _clock(limit, reminders, old)
         if league is not None:
             line = await self.service.require_league_clock(interaction.guild_id or 0, league,
-                                                           clock)
+                                                           clock, await reply_language(interaction))
             await send(interaction, line, ephemeral=True)
             return
         await self.service.set_server_clock(interaction.guild_id or 0, clock)

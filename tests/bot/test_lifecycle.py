@@ -21,6 +21,7 @@ from pathlib import Path
 
 from fakediscord import FakeDiscord
 
+import i18n
 from bot.app import RESTARTING, SmallWorldBot
 from bot.settings import Settings
 from bot.store import Store
@@ -159,7 +160,7 @@ async def test_shutdown_finishes_the_action_in_hand(fake_discord: FakeDiscord,
         await asyncio.sleep(0)
         late = await fake.click(cid, lobby, label="Join")
         refused = await fake.wait_for_reply(late)
-        assert refused.ephemeral and refused.content == RESTARTING
+        assert refused.ephemeral and refused.content == i18n.t(RESTARTING, "en")
         await fake.wait_for_reply(joined)  # the lobby message edited with bob in it
         await asyncio.wait_for(stopping, 30)
         assert f"<@{bob['id']}>" in lobby.content and f"<@{cid['id']}>" not in lobby.content
