@@ -47,11 +47,11 @@ def _clock(limit: str | None, reminders: str | None, default: ClockConfig) -> Cl
     try:
         seconds = default.limit if limit is None else duration(limit)
     except ValueError as exc:
-        raise ServiceError(str(exc)) from None
+        raise ServiceError.said("svc.clock_error", error=str(exc)) from None
     try:
         return ClockConfig(limit=seconds, remind=reminders or default.remind)
     except ValidationError:
-        raise ServiceError("Reminders are `dm`, `mention` or `off`.") from None
+        raise ServiceError.said("svc.reminders") from None
 
 
 def _named(kind: str, ident: str, lang: str) -> str:
@@ -545,7 +545,7 @@ class Game(commands.Cog):
         channel_id = _channel(interaction)
         self._require_mod(interaction)
         if replacement is not None and ai is not None:
-            raise ServiceError("Choose a replacement member or an AI level, not both.")
+            raise ServiceError.said("svc.kick_both")
         repl = (replacement.id, display_name(replacement)) if replacement else None
         result = await self.service.kick(channel_id, interaction.user.id, member.id,
                                          replacement=repl, ai=ai)
