@@ -312,8 +312,8 @@ def board_label(board_id: str | None, lang: str = "en", *, short: bool = False) 
     return i18n.t("board.short" if short else "board.label", lang, n=n)
 
 
-def board_choice(n_players: int) -> str:
-    return f"{n_players} players"
+def board_choice(n_players: int, lang: str = "en") -> str:
+    return i18n.t("svc.choice.board", lang, n=n_players)
 
 
 def over_line(game_id: int, finished_at: str | None, lang: str = "en") -> str:

@@ -2,7 +2,8 @@
 
 Discord shows a command's localized name and description to a user whose client runs in
 that locale. Names and descriptions are looked up by their English text in
-i18n/commands/<lang>.json; choices that name a piece use the game catalog's piece names.
+i18n/commands/<lang>.json; choices that name a piece use the game catalog's piece names, a board its player count
+and an AI level its word (the svc catalog).
 Discord has no Icelandic locale, so Icelandic players see the English command names.
 """
 
@@ -13,6 +14,9 @@ from discord import app_commands
 from discord.app_commands import TranslationContextLocation as Where
 
 import i18n
+from engine import data as engine_data
+
+BOARDS = {b: engine_data.board(b).players for b in engine_data.BOARD_IDS}
 
 NAMES = (Where.command_name, Where.group_name, Where.parameter_name)
 DESCRIPTIONS = (Where.command_description, Where.group_description, Where.parameter_description)
@@ -38,4 +42,9 @@ class CatalogTranslator(app_commands.Translator):
             if isinstance(value, str) and i18n.has(f"piece.{value}", lang):
                 piece = i18n.name("piece", value, lang)
                 return piece[:1].upper() + piece[1:]
+            if isinstance(value, str) and value in BOARDS:
+                return i18n.t("svc.choice.board", lang, n=BOARDS[value])
+            if isinstance(value, str) and value == string.message and i18n.has(
+                    f"svc.ai_level.{value}"):
+                return i18n.t(f"svc.ai_level.{value}", lang)
         return None

@@ -118,3 +118,18 @@ def test_hungarian_and_thai_clients_see_their_words(payload: list[dict]) -> None
     assert fortress["name_localizations"]["th"] == "ป้อมปราการ"
     assert fortress["name_localizations"]["hu"] == "Erőd"
     assert not valid_name("Hódít") and not valid_name("two words") and valid_name("ร่ายเวท")
+
+
+def test_board_and_ai_level_choices_are_worded(payload: list[dict]) -> None:
+    sw = next(c for c in payload if c["name"] == "sw")
+    new = next(o for o in sw["options"] if o["name"] == "new")
+    board = next(o for o in new["options"] if o["name"] == "board")
+    two = next(c for c in board["choices"] if c["value"] == "official-2p")
+    assert two["name"] == "2 players"
+    assert two["name_localizations"]["hu"] == "2 játékos"
+    assert two["name_localizations"]["th"] == "ผู้เล่น 2 คน"
+    mod = next(c for c in payload if c["name"] == "sw-mod")
+    kick = next(o for o in mod["options"] if o["name"] == "kick")
+    ai = next(o for o in kick["options"] if o["name"] == "ai")
+    hard = next(c for c in ai["choices"] if c["value"] == "hard")
+    assert hard["name_localizations"]["fi"] == "vaikea"
