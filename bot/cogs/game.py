@@ -17,7 +17,7 @@ import i18n
 from bot import flow, rules_text, text
 from bot.clock import ClockConfig, clock_of, duration
 from bot.language import FOLLOW_DISCORD, of_game, reply_language
-from bot.service import AI_LEVELS, GameService, NoGameHere, ServiceError
+from bot.service import AI_LEVELS, GameService, NoGameHere, ServiceError, ai_level
 from bot.store import GameRow
 from bot.ui import NO_MENTIONS, NotModerator, display_name, is_moderator, send
 from bot.views import DYNAMIC_ITEMS
@@ -199,19 +199,21 @@ class Game(commands.Cog):
     async def ai_add(self, interaction: discord.Interaction, level: str = "normal") -> None:
         game = await self.service.add_ai(_channel(interaction), interaction.user.id, level,
                                          is_mod=self._is_mod(interaction))
-        await flow.lobby_changed(interaction, game, f"An AI ({level}) joined the lobby.")
+        await flow.lobby_changed(interaction, game, i18n.t(
+            "svc.ai_joined", await reply_language(interaction), level=ai_level(level)))
 
     @ai.command(name="remove", description="Remove the last AI player from the lobby here")
     async def ai_remove(self, interaction: discord.Interaction) -> None:
         game = await self.service.remove_ai(_channel(interaction), interaction.user.id,
                                             is_mod=self._is_mod(interaction))
-        await flow.lobby_changed(interaction, game, "An AI player left the lobby.")
+        await flow.lobby_changed(interaction, game,
+                                 i18n.t("svc.ai_left", await reply_language(interaction)))
 
     @sw.command(name="back", description="Take your seat back from the AI after timeouts")
     async def back(self, interaction: discord.Interaction) -> None:
         outcome, seat = await self.service.back(_channel(interaction), interaction.user.id)
-        outcome.public = [f"Welcome back, {interaction.user.mention}: you play **{seat}** "
-                          "again."]
+        outcome.public = [i18n.t("svc.welcome_back", of_game(outcome.game),
+                                 user=interaction.user.mention, seat=seat)]
         outcome.headline = list(outcome.public)
         await flow.announce(interaction, outcome, fresh=True)
 
@@ -418,8 +420,9 @@ class Game(commands.Cog):
             doc = await self.service.export_log(_channel(interaction))
             data = json.dumps(doc, indent=1).encode()
             name = f"smallworld-game-{doc['game']}-log.json"
-            await send(interaction, f"The log of game #{doc['game']}: {len(doc['actions'])} "
-                       f"actions. Replay it with `python -m engine run {name}`.",
+            lang = await reply_language(interaction)
+            await send(interaction, i18n.t("svc.log_export", lang, game=doc["game"],
+                                           n=len(doc["actions"]), file=name),
                        file=discord.File(io.BytesIO(data), filename=name),
                        ephemeral=not public, allowed_mentions=NO_MENTIONS)
             return
@@ -550,7 +553,8 @@ class Game(commands.Cog):
         result = await self.service.kick(channel_id, interaction.user.id, member.id,
                                          replacement=repl, ai=ai)
         if isinstance(result, GameRow):  # still a lobby
-            await flow.lobby_changed(interaction, result, f"{member.mention} was removed.")
+            await flow.lobby_changed(interaction, result, i18n.t(
+                "svc.member_removed", await reply_language(interaction), user=member.mention))
         else:
             await flow.announce(interaction, result, fresh=True)
 
@@ -573,8 +577,8 @@ class Game(commands.Cog):
             await send(interaction, line, ephemeral=True)
             return
         await self.service.set_server_clock(interaction.guild_id or 0, clock)
-        await send(interaction, f"New lobbies on this server start with {clock.describe()}. "
-                                "Each lobby can still change it.", ephemeral=True)
+        await send(interaction, i18n.t("svc.server_clock", await reply_language(interaction),
+                                       clock=clock.describe()), ephemeral=True)
 
     @mod.command(name="end", description="Stop the game or lobby in this channel")
     async def mod_end(self, interaction: discord.Interaction) -> None:
