@@ -148,3 +148,17 @@ def test_notes_and_lines_left_out_are_worded() -> None:
         "30 közül 25 látszik — a többihez írd be: `/sw conquer`")
     assert text.over_line(3, "2026-11-24T10:00:00", "da") == (
         "Spil #3 er slut (afsluttet 2026-11-24 10:00 UTC). Start et nyt med `/sw new`.")
+
+
+async def test_the_decline_question_names_the_race_in_the_readers_words(
+        service: GameService) -> None:
+    out = await _started(service)
+    await service.act(CH, out.actor_id, {"do": "pick", "slot": 0})
+    loaded = await service.view(CH)
+    active = loaded.state.seats[loaded.state.players.index(loaded.state.actor)].active
+    panel = await service.panel(CH)
+    for lang in ("th", "hu", "en"):
+        asked = i18n.t("confirm.decline", lang, race=panel.active)
+        assert i18n.name("race", active.race, lang) in asked
+        assert i18n.name("power", active.power, lang) in asked
+    assert i18n.name("race", active.race, "th") != active.race
