@@ -38,13 +38,21 @@ class CatalogTranslator(app_commands.Translator):
         if where in DESCRIPTIONS:
             return i18n.commands(lang)["descriptions"].get(string.message)
         if where is Where.choice_name:
-            value = getattr(context.data, "value", None)
-            if isinstance(value, str) and i18n.has(f"piece.{value}", lang):
-                piece = i18n.name("piece", value, lang)
-                return piece[:1].upper() + piece[1:]
-            if isinstance(value, str) and value in BOARDS:
-                return i18n.t("svc.choice.board", lang, n=BOARDS[value])
-            if isinstance(value, str) and value == string.message and i18n.has(
-                    f"svc.ai_level.{value}"):
-                return i18n.t(f"svc.ai_level.{value}", lang)
+            return _choice(getattr(context.data, "value", None), string.message, lang)
         return None
+
+
+def _choice(value: object, english: str, lang: str) -> str | None:
+    """A choice's name in `lang`, when the choice names a piece, a board, an AI level or a
+    kind of reminder (others, such as language names, stay as they are)."""
+    if not isinstance(value, str):
+        return None
+    if i18n.has(f"piece.{value}", lang):
+        piece = i18n.name("piece", value, lang)
+        return piece[:1].upper() + piece[1:]
+    if value in BOARDS:
+        return i18n.t("svc.choice.board", lang, n=BOARDS[value])
+    for key in (f"svc.ai_level.{value}", f"svc.remind_choice.{value}"):
+        if i18n.has(key) and english in (value, i18n.t(key, "en")):
+            return i18n.t(key, lang)
+    return None

@@ -37,9 +37,8 @@ class ServerOnly(ServiceError):
     code = "server_only"
 
 
-REMIND_CHOICES = [Choice(name="by DM", value="dm"), Choice(name="mention in the channel",
-                                                             value="mention"),
-                  Choice(name="no reminders", value="off")]
+REMIND_CHOICES = [Choice(name=i18n.t(f"svc.remind_choice.{v}", "en"), value=v)
+                  for v in ("dm", "mention", "off")]  # the translator words them per locale
 
 
 def _clock(limit: str | None, reminders: str | None, default: ClockConfig) -> ClockConfig:
@@ -406,8 +405,9 @@ class Game(commands.Cog):
     @app_commands.describe(public="Post it for everyone (default: only you see it)")
     async def status(self, interaction: discord.Interaction, public: bool = False) -> None:
         lang = None if public else await reply_language(interaction)
-        _, lines = await self.service.status(_channel(interaction), lang)
-        await send(interaction, flow._clip(lines, lang=lang or "en"), ephemeral=not public,
+        loaded, lines = await self.service.status(_channel(interaction), lang)
+        await send(interaction, flow._clip(lines, lang=lang or of_game(loaded.game)),
+                   ephemeral=not public,
                    allowed_mentions=NO_MENTIONS)
 
     @sw.command(name="log", description="The last actions of the game here")

@@ -133,3 +133,6 @@ def test_board_and_ai_level_choices_are_worded(payload: list[dict]) -> None:
     ai = next(o for o in kick["options"] if o["name"] == "ai")
     hard = next(c for c in ai["choices"] if c["value"] == "hard")
     assert hard["name_localizations"]["fi"] == "vaikea"
+    new_reminders = next(o for o in new["options"] if o["name"] == "reminders")
+    dm = next(c for c in new_reminders["choices"] if c["value"] == "dm")
+    assert dm["name"] == "by DM" and dm["name_localizations"]["hu"] == "privát üzenetben"
