@@ -25,7 +25,9 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 import engine
-from bot.clock import Deadline, clock_of, format_duration
+import i18n
+from bot.clock import Deadline, clock_of, format_duration, level_name
+from bot.language import of_game
 from bot.service import (
     TIMEOUT_LEVEL,
     GameService,
@@ -41,15 +43,9 @@ log = logging.getLogger(__name__)
 MAX_STINT_STEPS = 200  # a turn has far fewer actions; a guard against a loop
 RETRY_AFTER = 30.0  # seconds before a deadline whose handler failed is tried again
 
-# player-facing lines (kept together for the translators)
-TIMEOUT_LINE = ("⏰ **{seat}** ran out of time ({limit}): the AI ({level}) plays this turn "
-                "for them.")
-AWAY_LINE = ("After {n} missed turn limits in a row the AI keeps playing **{seat}** until "
-             "<@{user}> comes back with `/sw back`.")
-SURVIVORS_LINE = ("⏰ **{seat}** did not place their survivors in time ({limit}): the AI "
-                  "places them.")
-REMIND_LINE = ("⏰ <@{user}>, it is your turn in <#{channel}> (game #{game}): {left} left, "
-               "then the AI plays it for you.")
+# player-facing lines: catalog domain clock/ (i18n/catalogs/clock/<lang>.json); public lines
+# speak the game's language, a reminder by DM its reader's.
+
 
 _POOL: Executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ai")
 _workers = 1
@@ -244,20 +240,27 @@ class AutoPlayer:
             if seat is None or not seat.user_id or deadline is None or self.remind is None:
                 return
             left = format_duration(max(0.0, deadline.due_at - time.time()))
-            line = REMIND_LINE.format(user=seat.user_id, channel=channel_id, game=game.id,
-                                      left=left)
+            lang = of_game(game)  # a mention in the channel: the game's language
+            if clock_of(game.options.get("clock")).remind == "dm" and service.dm_language:
+                lang = await service.dm_language(seat.user_id, game)  # a DM: the reader's
+            line = i18n.t("clock.reminder", lang, user=seat.user_id, channel=channel_id,
+                          game=game.id, left=left)
             await self.remind(channel_id, game.id, seat.user_id, line)
         elif row.kind == "turn":
             count, away = await service.timed_out(channel_id, actor)
             limit = format_duration(clock_of(game.options.get("clock")).limit)
-            header = [TIMEOUT_LINE.format(seat=actor, limit=limit, level=TIMEOUT_LEVEL)]
+            lang = of_game(game)
+            header = [i18n.t("clock.timed_out", lang, seat=actor, limit=limit,
+                             level=level_name(TIMEOUT_LEVEL, lang))]
             seat = game.seat_named(actor)
             if away and seat is not None:
-                header.append(AWAY_LINE.format(n=count, seat=actor, user=seat.user_id))
+                header.append(i18n.t("clock.away", lang, n=count, seat=actor,
+                                     user=seat.user_id))
             await self.play(channel_id, actor, forced=TIMEOUT_LEVEL, header=header)
         elif row.kind == "survivors":
             limit = format_duration(service.rules.survivor_limit)
-            header = [SURVIVORS_LINE.format(seat=actor, limit=limit)]
+            header = [i18n.t("clock.survivors_timed_out", of_game(game), seat=actor,
+                             limit=limit)]
             await self.play(channel_id, actor, forced=TIMEOUT_LEVEL, header=header)
 
 

@@ -30,6 +30,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, TypeAdapter, ValidationError
 
+import i18n
+
 log = logging.getLogger(__name__)
 
 UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
@@ -38,8 +40,19 @@ _PART = re.compile(r"(\d+)\s*([smhd])")
 _WHOLE = re.compile(r"^(?:\d+\s*[smhd]\s*)+$")
 NEAR_SHARE = 0.1  # the "near the end" reminder comes when this share of the limit is left
 
-DURATION_HELP = ("Write the time limit as `off` or a number with a unit: `30s`, `10m`, `12h`, "
-                 "`2d`, or combined like `1h30m`.")
+DURATION_HELP = i18n.t("clock.help", "en")
+
+
+class DurationError(ValueError):
+    """A time limit we cannot read: the English sentence, and its catalog key and params so
+    the reply can be worded in the reader's language."""
+
+    def __init__(self, key: str, **params: Any) -> None:
+        super().__init__(i18n.t(key, "en", **params))
+        self.key, self.params = key, params
+
+    def text(self, lang: str) -> str:
+        return i18n.t(self.key, lang, **self.params)
 
 
 def parse_duration(value: Any) -> int | None:
@@ -47,7 +60,7 @@ def parse_duration(value: Any) -> int | None:
     if value is None:
         return None
     if isinstance(value, bool):
-        raise ValueError(DURATION_HELP)
+        raise DurationError("clock.help")
     if isinstance(value, int | float):
         seconds = int(value)
     else:
@@ -55,12 +68,12 @@ def parse_duration(value: Any) -> int | None:
         if text in ("off", "none", "no", "0", ""):
             return None
         if not _WHOLE.match(text):
-            raise ValueError(f"{str(value)[:40]!r} is not a time limit. {DURATION_HELP}")
+            raise DurationError("clock.not_a_limit", value=repr(str(value)[:40]))
         seconds = sum(int(n) * UNITS[u] for n, u in _PART.findall(text))
     if seconds <= 0:
         return None
     if seconds > MAX_LIMIT:
-        raise ValueError(f"A turn limit can be at most {MAX_LIMIT // 86400} days.")
+        raise DurationError("clock.too_long", days=MAX_LIMIT // 86400)
     return seconds
 
 
@@ -73,7 +86,10 @@ def duration(value: Any) -> int | None:
     try:
         return _DURATION.validate_python(value)
     except ValidationError as exc:
-        msg = exc.errors()[0].get("ctx", {}).get("error") or exc.errors()[0].get("msg")
+        err = exc.errors()[0].get("ctx", {}).get("error")
+        if isinstance(err, DurationError):
+            raise DurationError(err.key, **err.params) from None
+        msg = err or exc.errors()[0].get("msg")
         raise ValueError(str(msg).removeprefix("Value error, ")) from None
 
 
@@ -92,6 +108,12 @@ def format_duration(seconds: float | None) -> str:
     return " ".join(parts)
 
 
+def level_name(level: str, lang: str) -> str:
+    """An AI level ("easy", "normal", "hard") in `lang`."""
+    key = f"svc.ai_level.{level}"
+    return i18n.t(key, lang) if i18n.has(key, lang) else level
+
+
 Remind = Literal["dm", "mention", "off"]
 
 
@@ -107,12 +129,12 @@ class ClockConfig(BaseModel):
     def on(self) -> bool:
         return self.limit is not None
 
-    def describe(self) -> str:
+    def describe(self, lang: str = i18n.DEFAULT) -> str:
+        """"turn time limit 12h, reminders by DM" in `lang`."""
         if not self.on:
-            return "no turn time limit"
-        how = {"dm": "reminders by DM", "mention": "reminders in the channel",
-               "off": "no reminders"}[self.remind]
-        return f"turn time limit {format_duration(self.limit)}, {how}"
+            return i18n.t("clock.no_limit", lang)
+        return i18n.t("clock.describe", lang, limit=format_duration(self.limit),
+                      how=i18n.t(f"clock.remind.{self.remind}", lang))
 
     def to_json(self) -> dict[str, Any]:
         return {"limit": self.limit, "remind": self.remind}

@@ -15,7 +15,7 @@ from pydantic import ValidationError
 import engine
 import i18n
 from bot import flow, rules_text, text
-from bot.clock import ClockConfig, clock_of, duration
+from bot.clock import ClockConfig, DurationError, clock_of, duration
 from bot.language import FOLLOW_DISCORD, of_game, reply_language
 from bot.service import AI_LEVELS, GameService, NoGameHere, ServiceError, ai_level
 from bot.store import GameRow
@@ -45,6 +45,8 @@ def _clock(limit: str | None, reminders: str | None, default: ClockConfig) -> Cl
     """A clock from command options; malformed input is refused with the format to use."""
     try:
         seconds = default.limit if limit is None else duration(limit)
+    except DurationError as exc:
+        raise ServiceError(str(exc), exc.key, **exc.params) from None
     except ValueError as exc:
         raise ServiceError.said("svc.clock_error", error=str(exc)) from None
     try:
@@ -577,8 +579,9 @@ class Game(commands.Cog):
             await send(interaction, line, ephemeral=True)
             return
         await self.service.set_server_clock(interaction.guild_id or 0, clock)
-        await send(interaction, i18n.t("svc.server_clock", await reply_language(interaction),
-                                       clock=clock.describe()), ephemeral=True)
+        lang = await reply_language(interaction)
+        await send(interaction, i18n.t("svc.server_clock", lang, clock=clock.describe(lang)),
+                   ephemeral=True)
 
     @mod.command(name="end", description="Stop the game or lobby in this channel")
     async def mod_end(self, interaction: discord.Interaction) -> None:

@@ -333,3 +333,40 @@ async def test_the_ai_runs_in_a_niced_worker_process() -> None:
         assert await autoplay.decide(state, "normal", 1) == action
     finally:
         autoplay.use_ai_thread()
+
+
+@pytest.mark.parametrize("remind", ["dm", "mention"])
+async def test_clock_lines_speak_the_games_language_and_dms_the_readers(
+        store: Store, remind: str) -> None:
+    """A Hungarian game: the timeout and away lines are public, so Hungarian; a reminder by DM
+    reaches ann in her own language (Thai), a reminder in the channel speaks Hungarian."""
+    import i18n
+
+    rules = ClockRules(ai_delay=0, min_limit=1, away_after=2, survivor_limit=1)
+    async with Table(store, rules) as t:
+        asked: list[int] = []
+
+        async def dm_language(user_id: int, game: object) -> str:
+            asked.append(user_id)
+            return "th"
+
+        t.service.dm_language = dm_language
+        await t.service.open_lobby(
+            guild_id=1, channel_id=CH, user_id=ANN, name="ann", players=2, seed=3,
+            options={"clock": {"limit": 2, "remind": remind}, "language": "hu"})
+        await t.service.add_ai(CH, ANN, "normal")
+        await t.service.start(CH, ANN)
+        timed_out = i18n.t("clock.timed_out", "hu", seat="ann", limit="2s",
+                           level=i18n.t("clock.level.normal", "hu"))
+        await t.until(lambda: sum(timed_out in " ".join(p.public) for p in t.posts) >= 2,
+                      timeout=30)
+        public = " ".join(line for p in t.posts for line in p.public)
+        assert "ideje lejárt" in public and "ran out of time" not in public
+        assert "`/sw back`" in public and "After 2 missed" not in public
+        assert t.reminders, "no reminder at half time"
+        for uid, line in t.reminders:
+            assert uid == ANN and "left" not in line
+            if remind == "dm":
+                assert "ถึงตาคุณแล้ว" in line and ANN in asked
+            else:
+                assert "te következel" in line

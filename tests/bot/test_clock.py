@@ -172,3 +172,19 @@ async def test_one_scheduler_sleeps_until_the_earliest_and_wakes_on_change(
         assert len(asyncio.all_tasks()) <= 3
     finally:
         await sched.stop()
+
+
+def test_clock_words_in_the_readers_language() -> None:
+    from bot.clock import DurationError
+
+    clock = ClockConfig(limit=43200, remind="mention")
+    assert clock.describe() == "turn time limit 12h, reminders in the channel"
+    assert clock.describe("hu") == "körönkénti időkorlát 12h, emlékeztetők a csatornán"
+    assert ClockConfig().describe("th") == "ไม่มีเวลาจำกัดต่อตา"
+    with pytest.raises(DurationError) as bad:
+        duration("soon")
+    assert "'soon' is not a time limit" in str(bad.value)  # English for logs and tests
+    assert bad.value.text("fi").startswith("'soon' ei ole aikaraja")
+    with pytest.raises(DurationError) as long:
+        duration("30d")
+    assert long.value.text("sv") == "En tidsgräns per tur kan vara högst 14 dagar."
