@@ -451,7 +451,8 @@ class Game(commands.Cog):
                            topic="A rules topic, e.g. turn or decline")
     async def rules(self, interaction: discord.Interaction, race: str | None = None,
                     power: str | None = None, topic: str | None = None) -> None:
-        await send(interaction, rules_text.lookup(race=race, power=power, topic=topic),
+        await send(interaction, rules_text.lookup(race=race, power=power, topic=topic,
+                                                  lang=await reply_language(interaction)),
                    ephemeral=True)
 
     @rules.autocomplete("race")
@@ -468,7 +469,9 @@ class Game(commands.Cog):
 
     @rules.autocomplete("topic")
     async def _topics(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
-        return _filter(current, [Choice(name=t, value=t) for t in rules_text.TOPICS])
+        lang = await reply_language(interaction)
+        return _filter(current, [Choice(name=rules_text.topic_name(t, lang), value=t)
+                                 for t in rules_text.TOPIC_IDS])
 
     @sw.command(name="help", description="How to play here: the turn and the commands")
     async def help_(self, interaction: discord.Interaction) -> None:
