@@ -3,7 +3,8 @@
 Discord shows a command's localized name and description to a user whose client runs in
 that locale. Names and descriptions are looked up by their English text in
 i18n/commands/<lang>.json; choices that name a piece use the game catalog's piece names, a board its player count
-and an AI level its word (the svc catalog).
+and an AI level its word (the svc catalog); other choices (the league's audit actions) are
+looked up by their English text in the command catalogs' "choices".
 Discord has no Icelandic locale, so Icelandic players see the English command names.
 """
 
@@ -55,4 +56,4 @@ def _choice(value: object, english: str, lang: str) -> str | None:
     for key in (f"svc.ai_level.{value}", f"svc.remind_choice.{value}"):
         if i18n.has(key) and english in (value, i18n.t(key, "en")):
             return i18n.t(key, lang)
-    return None
+    return i18n.commands(lang)["choices"].get(english)

@@ -116,13 +116,15 @@ def notes(lang: str) -> dict:
 
 @cache
 def commands(lang: str) -> dict:
-    """Slash-command names and descriptions of one language, keyed by the English text
-    ({"names": {...}, "descriptions": {...}}; empty for English and unknown languages)."""
+    """Slash-command names, descriptions and choice names of one language, keyed by the
+    English text ({"names": {...}, "descriptions": {...}, "choices": {...}}; empty for
+    English and unknown languages)."""
     path = CATALOG_DIR.parent / "commands" / f"{normalize(lang)}.json"
     if normalize(lang) == DEFAULT or not path.exists():
-        return {"names": {}, "descriptions": {}}
+        return {"names": {}, "descriptions": {}, "choices": {}}
     raw = json.loads(path.read_text(encoding="utf-8"))
-    return {"names": raw.get("names", {}), "descriptions": raw.get("descriptions", {})}
+    return {"names": raw.get("names", {}), "descriptions": raw.get("descriptions", {}),
+            "choices": raw.get("choices", {})}
 
 
 def has(key: str, lang: str = DEFAULT) -> bool:

@@ -59,19 +59,13 @@ def _walk(items: list[dict], path: str = ""):
             yield from _walk(item.get("options", []), f"{path} {item['name']}".strip())
 
 
-# The game's commands are translated in full; the league commands (a later, larger set)
-# fall back to English where the catalogs have no translation yet, but what is translated
-# must still be valid.
-TRANSLATED = ("sw", "sw-mod", "sw-language")
-
-
 def test_every_name_and_description_is_translated_and_valid(payload: list[dict]) -> None:
     seen = 0
     for where, item, _siblings in _walk(payload):
         seen += 1
         names = {"": item["name"], **(item.get("name_localizations") or {})}
         descriptions = {"": item["description"], **(item.get("description_localizations") or {})}
-        for locale in LOCALES if where.split(" ")[0] in TRANSLATED else ():
+        for locale in LOCALES:
             assert locale in names, f"{where}: no {locale} name"
             assert locale in descriptions, f"{where}: no {locale} description"
         for locale, name in names.items():
@@ -98,8 +92,7 @@ def test_names_are_unique_among_siblings_in_every_locale(payload: list[dict]) ->
 
 def test_translations_follow_the_english_they_translate(payload: list[dict]) -> None:
     """A description changed in English without its translations fails here, by name."""
-    english = {item["description"] for where, item, _ in _walk(payload)
-               if where.split(" ")[0] in TRANSLATED}
+    english = {item["description"] for where, item, _ in _walk(payload)}
     for lang in set(LOCALES.values()):
         missing = english - set(i18n.commands(lang)["descriptions"])
         assert not missing, (lang, sorted(missing))
@@ -136,3 +129,28 @@ def test_board_and_ai_level_choices_are_worded(payload: list[dict]) -> None:
     new_reminders = next(o for o in new["options"] if o["name"] == "reminders")
     dm = next(c for c in new_reminders["choices"] if c["value"] == "dm")
     assert dm["name"] == "by DM" and dm["name_localizations"]["hu"] == "privát üzenetben"
+
+
+def test_every_choice_is_translated_except_language_names(payload: list[dict]) -> None:
+    """Choices read in the client's language too (a language's own name stays as it is)."""
+    for where, item, _ in _walk(payload):
+        for choice in item.get("choices") or []:
+            if item["name"] == "language":
+                continue
+            for locale in LOCALES:
+                got = (choice.get("name_localizations") or {}).get(locale)
+                assert got, f"{where} {choice['name']!r}: no {locale} name"
+
+
+def test_league_commands_read_in_hungarian_and_thai(payload: list[dict]) -> None:
+    league = next(c for c in payload if c["name"] == "league")
+    assert league["name_localizations"]["hu"] == "liga"
+    assert league["name_localizations"]["th"] == "ลีก"
+    subs = {o["name"]: o for o in league["options"]}
+    assert subs["void"]["name_localizations"]["hu"] == "megsemmisít"
+    assert "szervezők" in subs["void"]["description_localizations"]["hu"]
+    assert subs["standings"]["name_localizations"]["th"] == "ตารางคะแนน"
+    audit = {o["name"]: o for o in subs["audit"]["options"]}
+    void = next(c for c in audit["action"]["choices"] if c["value"] == "void")
+    assert void["name_localizations"]["hu"] == "megsemmisítés"
+    assert void["name_localizations"]["th"] == "เป็นโมฆะ"
