@@ -44,7 +44,9 @@ MAX_STINT_STEPS = 200  # a turn has far fewer actions; a guard against a loop
 RETRY_AFTER = 30.0  # seconds before a deadline whose handler failed is tried again
 
 # player-facing lines: catalog domain clock/ (i18n/catalogs/clock/<lang>.json); public lines
-# speak the game's language, a reminder by DM its reader's.
+# speak the game's language, a reminder by DM its reader's. The alarm clock is chat decoration
+# (no picture font has it), so it stays out of the catalogs.
+ALARM = "⏰ "
 
 
 _POOL: Executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ai")
@@ -243,14 +245,14 @@ class AutoPlayer:
             lang = of_game(game)  # a mention in the channel: the game's language
             if clock_of(game.options.get("clock")).remind == "dm" and service.dm_language:
                 lang = await service.dm_language(seat.user_id, game)  # a DM: the reader's
-            line = i18n.t("clock.reminder", lang, user=seat.user_id, channel=channel_id,
+            line = ALARM + i18n.t("clock.reminder", lang, user=seat.user_id, channel=channel_id,
                           game=game.id, left=left)
             await self.remind(channel_id, game.id, seat.user_id, line)
         elif row.kind == "turn":
             count, away = await service.timed_out(channel_id, actor)
             limit = format_duration(clock_of(game.options.get("clock")).limit)
             lang = of_game(game)
-            header = [i18n.t("clock.timed_out", lang, seat=actor, limit=limit,
+            header = [ALARM + i18n.t("clock.timed_out", lang, seat=actor, limit=limit,
                              level=level_name(TIMEOUT_LEVEL, lang))]
             seat = game.seat_named(actor)
             if away and seat is not None:
@@ -259,7 +261,7 @@ class AutoPlayer:
             await self.play(channel_id, actor, forced=TIMEOUT_LEVEL, header=header)
         elif row.kind == "survivors":
             limit = format_duration(service.rules.survivor_limit)
-            header = [i18n.t("clock.survivors_timed_out", of_game(game), seat=actor,
+            header = [ALARM + i18n.t("clock.survivors_timed_out", of_game(game), seat=actor,
                              limit=limit)]
             await self.play(channel_id, actor, forced=TIMEOUT_LEVEL, header=header)
 

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import i18n
 from bot import league_export, tables
 from bot.ratings import Skill, counted_ranks
 from bot.service import MAX_PLAYERS, MIN_PLAYERS, ServiceError, board_for, engine_name
@@ -58,10 +59,7 @@ AUDIT_ACTIONS = ("create", "settings", "channel add", "channel remove", "season 
                  "void", "award", "reopen")
 AI_LEVEL = "normal"  # AI seats of league tables (they never earn points or rating)
 
-SCORING_HELP = (
-    "Points per game: place p of n gets 12×(n−p)/(n−1) (first 12, last 0; ties share). "
-    "Shared wins are split. Rating: OpenSkill (Plackett–Luce), shown as μ − 3σ."
-)
+SCORING_HELP = i18n.t("league.scoring_help", "en")  # the standings footer (league/ catalogs)
 
 def iso(t: datetime) -> str:
     return t.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")[:-4] + "Z"
@@ -208,16 +206,16 @@ def clean_name(raw: str, what: str) -> str:
     name = re.sub(r"\s+", " ", raw).strip()
     name = "".join(ch for ch in name if ch.isprintable() and ch not in "`*_~|<>@#\\")
     if not name:
-        raise LeagueError(f"Give the {what} a name made of letters or digits.")
+        raise LeagueError.said(f"league.err.{what}_name_empty")
     if len(name) > NAME_LIMIT:
-        raise LeagueError(f"That {what} name is too long: {NAME_LIMIT} characters at most.")
+        raise LeagueError.said(f"league.err.{what}_name_long", limit=NAME_LIMIT)
     return name
 
 
 def clean_reason(raw: str | None) -> str:
     reason = re.sub(r"\s+", " ", raw or "").strip()
     if not reason:
-        raise LeagueError("Say why in `reason`: it goes into the league's audit log.")
+        raise LeagueError.said("league.err.no_reason")
     return reason[:REASON_LIMIT]
 
 
@@ -241,8 +239,7 @@ class LeagueService:
         try:
             return await self.store.create_league(guild_id, name, by)
         except Duplicate:
-            raise LeagueError(f"This server already has a league called {name}. "
-                              "Pick another name.") from None
+            raise LeagueError.said("league.err.league_taken", name=name) from None
 
     async def league(self, guild_id: int, name: str | None = None) -> League:
         """The named league, or the server's only league when no name is given."""
@@ -253,16 +250,15 @@ class LeagueService:
                 if lg.name.casefold() == wanted:
                     return lg
             known = ", ".join(lg.name for lg in leagues)
-            raise NoLeague(f"There is no league called {name.strip()} here"
-                           + (f"; leagues: {known}." if known else
-                              ". A moderator can create one with `/league create`."))
+            if known:
+                raise NoLeague.said("league.err.no_league_named", name=name.strip(),
+                                    leagues=known)
+            raise NoLeague.said("league.err.no_league_named_none", name=name.strip())
         if not leagues:
-            raise NoLeague("This server has no league yet. A moderator can create one with "
-                           "`/league create`.")
+            raise NoLeague.said("league.err.no_league")
         if len(leagues) > 1:
-            raise NoLeague("This server has several leagues ("
-                           + ", ".join(lg.name for lg in leagues)
-                           + "); name one with the `league` option.")
+            raise NoLeague.said("league.err.several_leagues",
+                                leagues=", ".join(lg.name for lg in leagues))
         return leagues[0]
 
     # -- seasons -------------------------------------------------------------------------
@@ -277,8 +273,7 @@ class LeagueService:
         """The open season; refuses with the way forward when none is open."""
         season = await self.open_season(league)
         if season is None:
-            raise NoSeason(f"No season of {league.name} is open right now; a moderator can "
-                           "start one with `/league season start`.")
+            raise NoSeason.said("league.err.no_open_season", league=league.name)
         return season
 
     async def season(self, league: League, name: str | None = None) -> Season:
@@ -289,12 +284,14 @@ class LeagueService:
             for s in seasons:
                 if s.name.casefold() == wanted:
                     return s
-            raise NoSeason(f"{league.name} has no season called {name.strip()}"
-                           + ("; seasons: " + ", ".join(s.name for s in seasons) + "."
-                              if seasons else "."))
+            if seasons:
+                raise NoSeason.said("league.err.no_season_named", league=league.name,
+                                    name=name.strip(),
+                                    seasons=", ".join(s.name for s in seasons))
+            raise NoSeason.said("league.err.no_season_named_none", league=league.name,
+                                name=name.strip())
         if not seasons:
-            raise NoSeason(f"{league.name} has had no season yet; a moderator can start one "
-                           "with `/league season start`.")
+            raise NoSeason.said("league.err.no_season_yet", league=league.name)
         open_ = [s for s in seasons if s.is_open]
         return open_[0] if open_ else seasons[-1]
 
@@ -302,20 +299,20 @@ class LeagueService:
                            rounds: int | None = None) -> Season:
         name = clean_name(name, "season")
         if rounds is not None and not 1 <= rounds <= 100:
-            raise LeagueError("A season has 1 to 100 rounds.")
+            raise LeagueError.said("league.err.rounds_range")
         running = await self.open_season(league)
         if running is not None:
-            raise LeagueError(f"{running.name} is still running in {league.name}; end it first "
-                              "with `/league season end`.")
+            raise LeagueError.said("league.err.season_running", season=running.name,
+                                   league=league.name)
         try:
             season = await self.store.start_season(league.id, name, by)
         except Duplicate:
             again = await self.open_season(league)
             if again is not None:
-                raise LeagueError(f"{again.name} is still running in {league.name}; end it "
-                                  "first with `/league season end`.") from None
-            raise LeagueError(f"{league.name} already had a season called {name}; season "
-                              "names are unique in a league, so pick another.") from None
+                raise LeagueError.said("league.err.season_running", season=again.name,
+                                       league=league.name) from None
+            raise LeagueError.said("league.err.season_taken", league=league.name,
+                                   name=name) from None
         if rounds is not None:
             await self.store.set_season_rounds(season.id, rounds)
         return season
@@ -340,8 +337,7 @@ class LeagueService:
         season = await self.current_season(league)
         reg = await self.registration(season, user_id)
         if reg is not None and reg.active:
-            raise LeagueError(f"You're already registered for {season.name}. Play with "
-                              "`/league game`.")
+            raise LeagueError.said("league.err.already_registered", season=season.name)
         await self.store.register(season.id, user_id, name[:NAME_LIMIT] or "player")
         await self.store.set_registration_prefs(season.id, user_id,
                                                 {"substitute": int(substitute), "sit_out": 0})
@@ -351,8 +347,7 @@ class LeagueService:
         """Leave the open season; results already played stay in the standings."""
         season = await self.current_season(league)
         if not await self.is_registered(season, user_id):
-            raise NotRegistered(f"You're not registered for {season.name}, so there is "
-                                "nothing to leave.")
+            raise NotRegistered.said("league.err.not_registered_leave", season=season.name)
         await self.store.unregister(season.id, user_id)
         return season
 
@@ -386,8 +381,7 @@ class LeagueService:
         season = await self.current_season(league)
         opener_registered = await self.is_registered(season, opener_id)
         if not opener_registered and not is_mod:
-            raise NotRegistered(f"You're not registered for {season.name}; use `/league join`, "
-                                "then open the game.")
+            raise NotRegistered.said("league.err.not_registered_open", season=season.name)
         wanted: list[tuple[int, str]] = []
         if opener_registered:
             wanted.append((opener_id, opener_name))
@@ -395,15 +389,15 @@ class LeagueService:
             if any(uid == w[0] for w in wanted):
                 continue
             if not await self.is_registered(season, uid):
-                raise NotRegistered(f"<@{uid}> is not registered for {season.name}; they can "
-                                    "use `/league join`.")
+                raise NotRegistered.said("league.err.member_not_registered", user=uid,
+                                         season=season.name)
             wanted.append((uid, name))
         limit = seats if seats is not None else MAX_PLAYERS
         if not MIN_PLAYERS <= limit <= MAX_PLAYERS:
-            raise LeagueError(f"Small World is for {MIN_PLAYERS} to {MAX_PLAYERS} players.")
+            raise LeagueError.said("league.err.player_range", min=MIN_PLAYERS,
+                                   max=MAX_PLAYERS)
         if len(wanted) > limit:
-            raise LeagueError(f"That is {len(wanted)} players for {limit} seats; name fewer "
-                              "players or raise `seats`.")
+            raise LeagueError.said("league.err.too_many_players", n=len(wanted), seats=limit)
         taken: list[str] = []
         seat_list = []
         for uid, name in wanted:
@@ -419,8 +413,7 @@ class LeagueService:
                 guild_id=guild_id, channel_id=channel_id, seed=seed, players=seat_list,
                 options=options, opener_id=opener_id, season_id=season.id)
         except ChannelBusy:
-            raise LeagueError("This channel already has a game. Finish it first, or open the "
-                              "league game in another channel.") from None
+            raise LeagueError.said("league.err.channel_busy") from None
         return game, season
 
     async def check_seat(self, game: GameRow, user_id: int) -> None:
@@ -431,14 +424,13 @@ class LeagueService:
             return
         _, season = tagged
         if not await self.is_registered(season, user_id):
-            raise NotRegistered(f"<@{user_id}> is not registered for {season.name}, and only "
-                                "registered players sit in this league game; use `/league join`"
-                                " first.")
+            raise NotRegistered.said("league.err.seat_not_registered", user=user_id,
+                                     season=season.name)
         table = (game.options.get("league") or {}).get("table")
         if game.status is GameStatus.LOBBY and table is not None and user_id not in table:
-            raise LeagueError(f"<@{user_id}> is not drawn for this table of round "
-                              f"{game.options['league'].get('round')}; the table is "
-                              + ", ".join(f"<@{u}>" for u in table) + ".")
+            raise LeagueError.said("league.err.not_drawn", user=user_id,
+                                   round=game.options["league"].get("round"),
+                                   table=", ".join(f"<@{u}>" for u in table))
 
     # -- results -------------------------------------------------------------------------
 
@@ -623,14 +615,14 @@ class LeagueService:
     async def configure(self, league: League, by: int, changes: dict[str, Any]) -> LeagueSettings:
         """Change settings (validated here); logged with the old and new values."""
         if not changes:
-            raise LeagueError("Name at least one setting to change.")
+            raise LeagueError.said("league.err.no_setting")
         if "table_size" in changes and not tables.MIN_TABLE <= changes["table_size"] <= \
                 tables.MAX_TABLE:
-            raise LeagueError("Tables have 3 to 5 seats.")
+            raise LeagueError.said("league.err.table_range")
         if "start_minutes" in changes and not 0 <= changes["start_minutes"] <= 24 * 60:
-            raise LeagueError("The start window is 0 to 1440 minutes.")
+            raise LeagueError.said("league.err.window_range")
         if "round_days" in changes and not 1 <= changes["round_days"] <= 60:
-            raise LeagueError("A round lasts 1 to 60 days.")
+            raise LeagueError.said("league.err.days_range")
         old = await self.store.league_settings(league.id)
         stored = {k: (int(v) if isinstance(v, bool) else v) for k, v in changes.items()}
         await self.store.set_league_settings(league.id, stored)
@@ -648,7 +640,7 @@ class LeagueService:
     async def set_rounds(self, league: League, by: int, rounds: int | None) -> Season:
         season = await self.current_season(league)
         if rounds is not None and not 1 <= rounds <= 100:
-            raise LeagueError("A season has 1 to 100 rounds.")
+            raise LeagueError.said("league.err.rounds_range")
         await self.store.set_season_rounds(season.id, rounds)
         await self.audit(league, by=by, action="season rounds", season=season,
                          detail=str(rounds))
@@ -659,8 +651,7 @@ class LeagueService:
     async def _own_registration(self, league: League, user_id: int) -> Season:
         season = await self.current_season(league)
         if not await self.is_registered(season, user_id):
-            raise NotRegistered(f"You're not registered for {season.name}; use `/league join`"
-                                " first.")
+            raise NotRegistered.said("league.err.not_registered", season=season.name)
         return season
 
     async def set_days(self, league: League, user_id: int, text: str) -> frozenset[int]:
@@ -668,8 +659,7 @@ class LeagueService:
         try:
             days = tables.parse_days(text)
         except ValueError as exc:
-            raise LeagueError(f"I don't know the day {str(exc)!r}; name weekdays like "
-                              "`mon wed sat`, or `any`.") from None
+            raise LeagueError.said("league.err.bad_day", day=repr(str(exc))) from None
         await self.store.set_registration_prefs(
             season.id, user_id, {"days": " ".join(tables.WEEKDAYS[d] for d in sorted(days))})
         return days
@@ -697,13 +687,12 @@ class LeagueService:
         conf = await self.settings(league)
         rounds = await self.store.league_rounds(season.id)
         if rounds and rounds[-1][7] is None:
-            raise LeagueError(f"Round {rounds[-1][2]} has not begun yet; begin it with "
-                              "`/league round begin` before starting the next one.")
+            raise LeagueError.said("league.err.round_waiting", round=rounds[-1][2])
         planned = await self.store.season_rounds(season.id)
         number = len(rounds) + 1
         if planned is not None and number > planned:
-            raise LeagueError(f"{season.name} has {planned} rounds and all have started; end "
-                              "the season or raise its rounds with `/league season rounds`.")
+            raise LeagueError.said("league.err.rounds_done", season=season.name,
+                                   rounds=planned)
         now = self.now()
         round_weekdays = tables.round_days(now.weekday(), conf.round_days)
         prefs = await self.store.registration_prefs(season.id)
@@ -722,16 +711,13 @@ class LeagueService:
         plan = tables.form_tables(candidates, met=await self._met(season),
                                   preferred=conf.table_size, allow_ai=conf.allow_ai)
         if not plan.tables:
-            raise LeagueError(f"Only {len(candidates)} registered player"
-                              f"{'s are' if len(candidates) != 1 else ' is'} available for "
-                              f"round {number}; a table needs {tables.MIN_TABLE} (or 2 with AI "
-                              "fill allowed in `/league settings`).")
+            raise LeagueError.said("league.err.too_few", n=len(candidates), round=number,
+                                   need=tables.MIN_TABLE)
         free = [c for c in conf.channels if await self.store.open_game(c) is None]
         if len(free) < len(plan.tables):
-            raise LeagueError(f"Round {number} needs {len(plan.tables)} table channels without a "
-                              f"game; {len(free)} of the league's {len(conf.channels)} are free. "
-                              "Add channels with `/league channel add` or finish the games "
-                              "in them.")
+            raise LeagueError.said("league.err.no_channels", round=number,
+                                   need=len(plan.tables), free=len(free),
+                                   total=len(conf.channels))
         start_by = iso(now + timedelta(minutes=conf.start_minutes))
         deadline = iso(now + timedelta(days=conf.round_days))
         games = []
@@ -747,8 +733,7 @@ class LeagueService:
                 season_id=season.id, number=number, by=by, now=iso(now), start_by=start_by,
                 deadline=deadline, games=games)
         except ChannelBusy:
-            raise LeagueError("A table channel got a game a moment ago; start the round "
-                              "again.") from None
+            raise LeagueError.said("league.err.table_taken") from None
         out = tuple(RoundTable(i, gid, ch, t.players, t.ai_seats)
                     for i, (gid, t, ch) in enumerate(zip(ids, plan.tables, free, strict=False), 1))
         await self.audit(league, by=by, action="round start", season=season,
@@ -770,13 +755,11 @@ class LeagueService:
         season = await self.current_season(league)
         rnd = await self.current_round(season)
         if rnd is None or rnd[7] is not None:
-            raise LeagueError("No round is waiting to begin; start one with "
-                              "`/league round start`.")
+            raise LeagueError.said("league.err.no_round_waiting")
         number, start_by = rnd[2], rnd[5]
         if not force and self.now() < parse_iso(start_by):
-            raise LeagueError(f"The start window of round {number} is open until "
-                              f"{start_by[11:16]} UTC; players can still join. Wait, or use "
-                              "`force: True` to begin now.")
+            raise LeagueError.said("league.err.window_open", round=number,
+                                   time=start_by[11:16])
         return season, rnd
 
     async def begin_round(self, league: League, by: int | None, *, force: bool = False
@@ -787,7 +770,7 @@ class LeagueService:
         season, rnd = await self.round_to_begin(league, force=force)
         round_id, number = rnd[0], rnd[2]
         if not await self.store.mark_round_begun(round_id, iso(self.now())):
-            raise LeagueError(f"Round {number} has just begun.")
+            raise LeagueError.said("league.err.just_begun", round=number)
         conf = await self.settings(league)
         prefs = await self.store.registration_prefs(season.id)
         round_games = await self.store.round_games(round_id)
@@ -864,7 +847,8 @@ class LeagueService:
                            ) -> tuple[Season, GameRow, tuple[Any, ...]]:
         tagged = await self.season_of_game(game_id)
         if tagged is None or tagged[0].id != league.id:
-            raise LeagueError(f"Game #{game_id} is not a game of {league.name}.")
+            raise LeagueError.said("league.err.not_league_game", game=game_id,
+                                   league=league.name)
         game = await self.store.get_game(game_id)
         flags = await self.store.league_game_flags(game_id)
         assert game is not None and flags is not None
@@ -875,10 +859,10 @@ class LeagueService:
         await self.sync()
         season, game, flags = await self._league_game(league, game_id)
         if flags[4] is not None:
-            raise LeagueError(f"Game #{game_id} is already void; `/league reopen` restores it.")
+            raise LeagueError.said("league.err.already_void", game=game_id)
         if game.status.is_open:
-            raise LeagueError(f"Game #{game_id} is still {game.status.value}; end it with "
-                              "`/sw mod end` first, or award it with `/league award`.")
+            raise LeagueError.said("league.err.still_open", game=game_id,
+                                   status=game.status.value)
         await self.store.set_league_result(game_id, placings=None,
                                            recorded_at=flags[3] or iso(self.now()),
                                            voided_at=iso(self.now()), awarded=bool(flags[5]))
@@ -895,7 +879,7 @@ class LeagueService:
         reason = clean_reason(reason)
         season, game, flags = await self._league_game(league, game_id)
         if len(set(order)) != len(order) or not order:
-            raise LeagueError("Name each player once, best first.")
+            raise LeagueError.said("league.err.name_once")
         members = {s.user_id for s in game.players if s.user_id > 0}
         meta = game.options.get("league") or {}
         if game.status is GameStatus.LOBBY and meta.get("table"):
@@ -905,9 +889,8 @@ class LeagueService:
         unknown = [u for u in order if u not in members]
         missing = [u for u in members if u not in order]
         if unknown or missing:
-            raise LeagueError(
-                "Name every member of game #" + str(game_id) + " exactly once, best first: "
-                + ", ".join(f"<@{u}>" for u in sorted(members)) + ".")
+            raise LeagueError.said("league.err.name_every", game=game_id,
+                                   members=", ".join(f"<@{u}>" for u in sorted(members)))
         if game.status.is_open:
             if stop is not None:
                 await stop(game)
@@ -936,8 +919,7 @@ class LeagueService:
         season, game, flags = await self._league_game(league, game_id)
         recorded_at, voided_at, awarded = flags[3], flags[4], bool(flags[5])
         if voided_at is None and not awarded:
-            raise LeagueError(f"Game #{game_id} is neither void nor awarded; nothing to "
-                              "re-open.")
+            raise LeagueError.said("league.err.nothing_to_reopen", game=game_id)
         if voided_at is not None and not awarded:
             await self.store.set_league_result(game_id, placings=None, recorded_at=recorded_at,
                                                voided_at=None, awarded=False)

@@ -22,10 +22,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+import i18n
 from bot import flow, text
+from bot.language import of_game, reply_language
 from bot.league import (
     AUDIT_ACTIONS,
-    SCORING_HELP,
     START_RATING,
     AuditEntry,
     League,
@@ -45,7 +46,7 @@ from bot.pictures import map_file
 from bot.ratings import sparkline
 from bot.service import ServiceError
 from bot.store import GameRow
-from bot.tables import days_text
+from bot.tables import WEEKDAYS, days_text
 from bot.ui import NO_MENTIONS, display_name, is_moderator, send
 from bot.views import lobby_view, panel_prompt, turn_view
 from render.standings import StandingsLine, standings_png
@@ -53,34 +54,21 @@ from render.standings import StandingsLine, standings_png
 log = logging.getLogger(__name__)
 
 Choice = app_commands.Choice
+# bot.league's reopen() says what happened in English (also its audit detail) -> our sentence
+REOPENED = {"counts again": "league.reopened.counts",
+            "counts again with the result it was played to": "league.reopened.played",
+            "has no result again": "league.reopened.no_result"}
 TABLE_ROWS = 30
 TICK_SECONDS = 60.0
 MESSAGE_ROOM = 1900  # characters of a league message (Discord allows 2000)
-FOOTER = "Points 12×(n−p)/(n−1) · rating OpenSkill μ−3σ · GP played, Left to play"
+FOOTER = i18n.t("league.pic.footer", "en")
 
-HELP_TEXT = "\n".join([
-    "**Leagues — a season in five steps**",
-    "1. An organiser: `/league create`, `/league settings` (organiser role, table size, start "
-    "window, round length, AI fill, weekly summary channel), `/league channel add` for each "
-    "table channel, `/league season start` (optionally with the number of rounds).",
-    "2. Members: `/league join` (or as a substitute), `/league availability`, "
-    "`/league sitout` for the next round.",
-    "3. Each round: `/league round start` forms tables and opens a lobby per table channel; "
-    "players press Join before the start window closes; then the bot (or `/league round "
-    "begin`) seats substitutes or AI for no-shows and starts the games.",
-    "4. Disputes: `/league void`, `/league award`, `/league reopen` (with a reason; see "
-    "`/league audit`).",
-    "5. `/league standings`, `/league player`, `/league rating`, `/league export`.",
-    "",
-    "**Scoring** (only finished, non-void games count; coins stay secret until a game ends)",
-    "• Points per game: with n players, place p earns 12×(n−p)/(n−1) — first 12, last 0. "
-    "Tied players share the places they cover equally. A member kicked from a game (or who "
-    "quit) counts as last; AI seats never earn points or rating.",
-    "• Wins: a shared win counts 1/w for each of the w winners.",
-    "• Rating: OpenSkill (Plackett–Luce) from the game's final ranking, tie-break applied; "
-    f"shown as μ − 3σ, which starts at {START_RATING:.0f} and rises as you win and play.",
-    "• The table is sorted by points, then wins, then rating.",
-])
+
+def help_text(lang: str) -> str:
+    return i18n.t("league.help", lang, start=f"{START_RATING:.0f}")
+
+
+HELP_TEXT = help_text("en")
 
 
 def _num(x: float) -> str:
@@ -97,7 +85,7 @@ def _signed(x: float) -> str:
 
 def _guild(interaction: discord.Interaction) -> int:
     if interaction.guild_id is None:
-        raise LeagueError("Leagues live in a server; use this command in a server channel.")
+        raise LeagueError.said("league.err.server_only")
     return interaction.guild_id
 
 
@@ -105,17 +93,47 @@ def _ordinal(n: int) -> str:
     return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
 
 
-def standings_embed(st: Standings, *, final: bool = False) -> discord.Embed:
-    state = "final" if final or not st.season.is_open else "running"
+def _place(rank: int, n: int, lang: str) -> str:
+    """"2nd of 4" in English, the language's own way elsewhere."""
+    return i18n.t("league.place_of", lang, rank=_ordinal(rank) if lang == "en" else rank, n=n)
+
+
+def _days(days: frozenset[int], lang: str) -> str:
+    """"mon sat" (or "any day") in English; the weekday names of `lang` elsewhere."""
+    if lang == i18n.DEFAULT:
+        return days_text(days)
+    if len(days) == 7:
+        return i18n.t("league.any_day", lang)
+    return ", ".join(i18n.t(f"league.day.{WEEKDAYS[d]}", lang) for d in sorted(days))
+
+
+def _state(final: bool, lang: str) -> str:
+    return i18n.t("league.state.final" if final else "league.state.running", lang)
+
+
+async def server_language(bot: Any, guild_id: int | None) -> str:
+    """The language of a league's public posts: the server's (English when unset)."""
+    languages = getattr(bot, "languages", None)
+    if languages is None:
+        return i18n.DEFAULT
+    return await languages.for_new_game(guild_id)
+
+
+def standings_embed(st: Standings, *, final: bool = False,
+                    lang: str = i18n.DEFAULT) -> discord.Embed:
+    closed = final or not st.season.is_open
     embed = discord.Embed(
-        title=f"{st.league.name} — {st.season.name} standings ({state})",
-        colour=discord.Colour.gold() if state == "final" else discord.Colour.blurple(),
+        title=i18n.t("league.standings.title", lang, league=st.league.name,
+                     season=st.season.name, state=_state(closed, lang)),
+        colour=discord.Colour.gold() if closed else discord.Colour.blurple(),
     )
     if not st.rows:
-        embed.description = "Nobody has registered or played yet. Register with `/league join`."
+        embed.description = i18n.t("league.standings.empty", lang)
     else:
-        lines = [f"{'#':>2} {'Player':<14} {'GP':>2} {'Left':>4} {'W':>4} {'AvgR':>4} "
-                 f"{'Pts':>5} {'Rating':>6} {'Δ':>5}"]
+        col = {c: i18n.t(f"league.col.{c}", lang)
+               for c in ("player", "gp", "left", "w", "avg", "pts", "rating")}
+        lines = [f"{'#':>2} {col['player']:<14} {col['gp']:>2} {col['left']:>4} "
+                 f"{col['w']:>4} {col['avg']:>4} {col['pts']:>5} {col['rating']:>6} {'Δ':>5}"]
         for i, r in enumerate(st.rows[:TABLE_ROWS], 1):
             avg = f"{r.avg_rank:.1f}" if r.avg_rank is not None else "—"
             left = "—" if r.left is None else str(r.left)
@@ -124,19 +142,21 @@ def standings_embed(st: Standings, *, final: bool = False) -> discord.Embed:
             lines.append(f"{i:>2} {name[:14]:<14} {r.played:>2} {left:>4} {_num(r.wins):>4} "
                          f"{avg:>4} {_num(r.points):>5} {r.rating:>6.1f} {trend:>5}")
         if len(st.rows) > TABLE_ROWS:
-            lines.append(f"… and {len(st.rows) - TABLE_ROWS} more")
+            lines.append(i18n.t("league.standings.more", lang, n=len(st.rows) - TABLE_ROWS))
         embed.description = "```\n" + "\n".join(lines) + "\n```"
         if st.season.is_open and any(not r.registered for r in st.rows):
-            embed.description += "\n\\* left the season (their games still count)"
-    games = f"{st.games} finished game{'s' if st.games != 1 else ''}"
+            embed.description += "\n\\* " + i18n.t("league.standings.left", lang)
+    games = i18n.t("league.standings.games", lang, n=st.games)
     if st.open_games:
-        games += f", {st.open_games} in progress"
+        games += i18n.t("league.standings.in_progress", lang, n=st.open_games)
     if st.voided:
-        games += f", {st.voided} void"
-    embed.add_field(name="Games", value=games, inline=True)
-    rounds = f"{st.rounds_played}" + (f" of {st.planned_rounds}" if st.planned_rounds else "")
-    embed.add_field(name="Rounds", value=rounds, inline=True)
-    embed.set_footer(text=SCORING_HELP)
+        games += i18n.t("league.standings.void", lang, n=st.voided)
+    embed.add_field(name=i18n.t("league.standings.games_field", lang), value=games, inline=True)
+    rounds = (i18n.t("league.standings.rounds_of", lang, n=st.rounds_played,
+                     planned=st.planned_rounds) if st.planned_rounds else str(st.rounds_played))
+    embed.add_field(name=i18n.t("league.standings.rounds_field", lang), value=rounds,
+                    inline=True)
+    embed.set_footer(text=i18n.t("league.scoring_help", lang))
     return embed
 
 
@@ -147,119 +167,118 @@ def standings_lines(st: Standings) -> list[StandingsLine]:
             for i, r in enumerate(st.rows, 1)]
 
 
-def standings_picture(st: Standings) -> bytes:
-    state = "final" if not st.season.is_open else "running"
-    rounds = f"{st.rounds_played} round{'s' if st.rounds_played != 1 else ''}" + (
-        f" of {st.planned_rounds}" if st.planned_rounds else "")
-    subtitle = (f"{st.season.name} ({state}) · {rounds} · {st.games} finished game"
-                f"{'s' if st.games != 1 else ''}")
-    return standings_png(f"{st.league.name} standings", subtitle, standings_lines(st), FOOTER)
+def standings_picture(st: Standings, lang: str = i18n.DEFAULT) -> bytes:
+    rounds = i18n.t("league.pic.rounds", lang, n=st.rounds_played,
+                    planned=st.planned_rounds or 0)
+    subtitle = i18n.t("league.pic.subtitle", lang, season=st.season.name,
+                      state=_state(not st.season.is_open, lang), rounds=rounds, games=st.games)
+    return standings_png(i18n.t("league.pic.title", lang, league=st.league.name), subtitle,
+                         standings_lines(st), i18n.t("league.pic.footer", lang), lang)
 
 
-def rating_text(card: RatingCard, member: Any) -> str:
+def rating_text(card: RatingCard, member: Any, lang: str = i18n.DEFAULT) -> str:
     who = member.mention
     if card.season is None:
-        return f"{card.league.name} has had no season yet, so {who} has no rating."
-    lines = [f"**{card.league.name}** rating of {who}"]
+        return i18n.t("league.rating.no_season", lang, league=card.league.name, who=who)
+    lines = [i18n.t("league.rating.head", lang, league=card.league.name, who=who)]
     r = card.season_row
     if r is None or r.played == 0:
-        lines.append(f"{card.season.name}: no finished game yet (rating "
-                     f"{START_RATING:.1f}).")
+        lines.append(i18n.t("league.rating.none_yet", lang, season=card.season.name,
+                            start=f"{START_RATING:.1f}"))
     else:
-        lines.append(f"{card.season.name}: rating **{r.rating:.1f}** (μ {r.skill.mu:.2f}, "
-                     f"σ {r.skill.sigma:.2f}; last game {_signed(r.trend)}), place "
-                     f"{card.season_place} of {card.season_size}, {r.played} "
-                     f"game{'s' if r.played != 1 else ''}, {_num(r.wins)} "
-                     f"win{'s' if r.wins != 1 else ''}, {_num(r.points)} points, average rank "
-                     f"{r.avg_rank:.2f}.")
+        lines.append(i18n.t(
+            "league.rating.season", lang, season=card.season.name, rating=f"{r.rating:.1f}",
+            mu=f"{r.skill.mu:.2f}", sigma=f"{r.skill.sigma:.2f}", trend=_signed(r.trend),
+            place=card.season_place, size=card.season_size, games=r.played,
+            wins=_num(r.wins), wins_n=r.wins, points=_num(r.points),
+            avg=f"{r.avg_rank:.2f}"))
     a = card.all_time
     if a is not None and a.played:
-        lines.append(f"All seasons: rating **{a.rating:.1f}** (μ {a.skill.mu:.2f}, σ "
-                     f"{a.skill.sigma:.2f}) over {a.played} game{'s' if a.played != 1 else ''}.")
+        lines.append(i18n.t("league.rating.all_time", lang, rating=f"{a.rating:.1f}",
+                            mu=f"{a.skill.mu:.2f}", sigma=f"{a.skill.sigma:.2f}",
+                            games=a.played))
     return "\n".join(lines)
 
 
-def player_text(card: PlayerCard, member: Any) -> str:
+def player_text(card: PlayerCard, member: Any, lang: str = i18n.DEFAULT) -> str:
     lines = [f"**{card.league.name} — {card.season.name}**: {member.mention}"]
     r = card.row
     if r is None or not r.played:
-        lines.append("No finished game this season yet.")
+        lines.append(i18n.t("league.player.none", lang))
         return "\n".join(lines)
-    lines.append(f"Place {card.place}: {_num(r.points)} points, {_num(r.wins)} "
-                 f"win{'s' if r.wins != 1 else ''}, average rank {r.avg_rank:.2f}, rating "
-                 f"**{r.rating:.1f}** (μ {r.skill.mu:.2f}, σ {r.skill.sigma:.2f})"
-                 + (f", {r.left} game{'s' if r.left != 1 else ''} left" if r.left else "")
-                 + ".")
-    lines.append(f"Rating history: {sparkline([START_RATING, *r.history])} "
-                 f"({START_RATING:.1f} → {r.rating:.1f})")
+    lines.append(i18n.t(
+        "league.player.line", lang, place=card.place, points=_num(r.points),
+        wins=_num(r.wins), wins_n=r.wins, avg=f"{r.avg_rank:.2f}", rating=f"{r.rating:.1f}",
+        mu=f"{r.skill.mu:.2f}", sigma=f"{r.skill.sigma:.2f}", left=r.left or 0))
+    lines.append(i18n.t("league.player.history", lang,
+                        spark=sparkline([START_RATING, *r.history]),
+                        start=f"{START_RATING:.1f}", rating=f"{r.rating:.1f}"))
     fav = r.favourite_races()
     if fav:
-        lines.append("Favourite races: " + ", ".join(f"{race} ×{n}" for race, n in fav))
+        lines.append(i18n.t("league.player.favourites", lang, races=", ".join(
+            f"{i18n.name('race', race, lang)} ×{n}" for race, n in fav)))
     games = []
     for g, rank, n in card.games[-10:]:
-        where = f"round {g.round_no}" if g.round_no else "open game"
-        games.append(f"#{g.game_id} ({where}): {_ordinal(rank)} of {n}"
-                     + (" (awarded)" if g.awarded else ""))
-    lines.append("Games: " + "; ".join(games))
+        where = (i18n.t("league.player.round", lang, round=g.round_no) if g.round_no
+                 else i18n.t("league.player.open_game", lang))
+        games.append(i18n.t("league.player.game", lang, game=g.game_id, where=where,
+                            place=_place(rank, n, lang), awarded=bool(g.awarded)))
+    lines.append(i18n.t("league.player.games", lang, games="; ".join(games)))
     return "\n".join(lines)
 
 
-def result_text(rec: Recorded) -> str:
+def result_text(rec: Recorded, lang: str = i18n.DEFAULT, *, awarded: bool = False) -> str:
     parts = []
     for p in sorted(rec.placings, key=lambda p: (p.rank, p.seat)):
         change = rec.changes.get(p.user_id)
         delta = f" ({_signed(change)})" if change is not None else ""
         parts.append(f"{p.rank}. <@{p.user_id}>{delta}")
-    return (f"**League result** — {rec.league.name}, {rec.season.name}, game #{rec.game_id}: "
-            + ", ".join(parts) + ". See `/league standings`.")
+    return i18n.t("league.result", lang, league=rec.league.name, season=rec.season.name,
+                  game=rec.game_id, places=", ".join(parts), awarded=awarded)
 
 
-def audit_text(league: League, entries: list[AuditEntry]) -> str:
+def audit_text(league: League, entries: list[AuditEntry], lang: str = i18n.DEFAULT) -> str:
     if not entries:
-        return f"{league.name}'s audit log is empty."
-    lines = [f"**{league.name} audit log** (newest first)"]
+        return i18n.t("league.audit.empty", lang, league=league.name)
+    lines = [i18n.t("league.audit.head", lang, league=league.name)]
     for e in entries:
-        who = f"<@{e.actor_id}>" if e.actor_id else "the bot"
-        game = f" game #{e.game_id}" if e.game_id else ""
-        why = f" — why: {e.reason}" if e.reason else ""
+        who = f"<@{e.actor_id}>" if e.actor_id else i18n.t("league.audit.bot", lang)
+        game = " " + i18n.t("league.audit.game", lang, game=e.game_id) if e.game_id else ""
+        why = " — " + i18n.t("league.audit.why", lang, reason=e.reason) if e.reason else ""
         detail = f": {e.detail}" if e.detail else ""
-        lines.append(f"`{e.at[:16].replace('T', ' ')}` {who} **{e.action}**{game}{detail}{why}")
+        action = i18n.commands(lang)["choices"].get(e.action, e.action)
+        lines.append(f"`{e.at[:16].replace('T', ' ')}` {who} **{action}**{game}{detail}{why}")
     return "\n".join(text.clip_lines(lines, MESSAGE_ROOM))
 
 
-def round_text(r: RoundStarted) -> str:
-    lines = [f"**{r.league.name} — {r.season.name}, round {r.number}**: {len(r.tables)} "
-             f"table{'s' if len(r.tables) != 1 else ''}. Join your table's lobby by "
-             f"{r.start_by[11:16]} UTC; games must finish by {r.deadline[:10]} "
-             f"{r.deadline[11:16]} UTC."]
+def round_text(r: RoundStarted, lang: str = i18n.DEFAULT) -> str:
+    lines = [i18n.t("league.round.head", lang, league=r.league.name, season=r.season.name,
+                    round=r.number, n=len(r.tables), start=r.start_by[11:16],
+                    date=r.deadline[:10], time=r.deadline[11:16])]
     for t in r.tables:
-        ai = f" + {t.ai_seats} AI seat{'s' if t.ai_seats != 1 else ''}" if t.ai_seats else ""
-        lines.append(f"Table {t.number} in <#{t.channel_id}>: "
-                     + ", ".join(f"<@{u}>" for u in t.players) + ai)
-    if r.sitting_out:
-        lines.append("Sitting out: " + ", ".join(f"<@{u}>" for u in r.sitting_out))
-    if r.unavailable:
-        lines.append("Not available this round: " + ", ".join(f"<@{u}>" for u in r.unavailable))
-    if r.benched:
-        lines.append("Without a table (too few players): "
-                     + ", ".join(f"<@{u}>" for u in r.benched))
+        lines.append(i18n.t("league.round.table", lang, table=t.number, channel=t.channel_id,
+                            players=", ".join(f"<@{u}>" for u in t.players), ai=t.ai_seats))
+    for key, users in (("sitting_out", r.sitting_out), ("unavailable", r.unavailable),
+                       ("benched", r.benched)):
+        if users:
+            lines.append(i18n.t(f"league.round.{key}", lang,
+                                users=", ".join(f"<@{u}>" for u in users)))
     return "\n".join(lines)
 
 
-def table_lobby_text(r: RoundStarted, game: GameRow) -> str:
-    return (f"**{r.league.name} — round {r.number}** (deadline {r.deadline[:10]} "
-            f"{r.deadline[11:16]} UTC)\n" + flow.lobby_content(game))
+def table_lobby_text(r: RoundStarted, game: GameRow, lang: str = i18n.DEFAULT) -> str:
+    return (i18n.t("league.round.lobby", lang, league=r.league.name, round=r.number,
+                   date=r.deadline[:10], time=r.deadline[11:16]) + "\n"
+            + flow.lobby_content(game))
 
 
-def begun_lines(t: TableBegun) -> list[str]:
+def begun_lines(t: TableBegun, lang: str = i18n.DEFAULT) -> list[str]:
     lines = []
     for no_show, sub in t.no_shows:
-        lines.append(f"<@{no_show}> missed the start; "
-                     + (f"<@{sub}> takes the seat." if sub else
-                        "an AI seat plays instead." if t.ai_seats else
-                        "the table plays without them."))
+        how = ("sub" if sub else "ai" if t.ai_seats else "without")
+        lines.append(i18n.t(f"league.begin.missed_{how}", lang, user=no_show, sub=sub or 0))
     if t.cancelled:
-        lines.append("Too few players came, so this table is cancelled for the round.")
+        lines.append(i18n.t("league.begin.cancelled", lang))
     return lines
 
 
@@ -316,15 +335,17 @@ class LeagueCog(commands.Cog):
         if await self.leagues.is_organiser(league, roles):
             return
         org = (await self.leagues.settings(league)).organiser_role_id
-        who = "Manage Server" + (f", the <@&{role}> role" if role else "") + (
-            f" or {league.name}'s organiser role <@&{org}>" if org else "")
-        raise NotOrganiser(f"Only organisers can {doing}: ask someone with {who}.")
+        raise NotOrganiser.said("league.only_organisers", doing=doing, role=role or 0,
+                                league=league.name, org=org or 0)
 
     def _require_mod(self, interaction: discord.Interaction, doing: str) -> None:
         role = self.bot.settings.mod_role_id  # type: ignore[attr-defined]
         if not is_moderator(interaction, role):
-            who = "Manage Server" + (f" or the <@&{role}> role" if role else "")
-            raise LeagueError(f"Only moderators can {doing}: ask someone with {who}.")
+            raise LeagueError.said("league.only_mods", doing=doing, role=role or 0)
+
+    async def _public(self, interaction: discord.Interaction) -> str:
+        """The language of a public league post: the server's."""
+        return await server_language(self.bot, interaction.guild_id)
 
     async def _league(self, interaction: discord.Interaction, name: str | None) -> League:
         return await self.leagues.league(_guild(interaction), name)
@@ -333,7 +354,7 @@ class LeagueCog(commands.Cog):
         """GameService finish listener: record the result; the line it returns is posted in
         the channel right after the game's final reveal."""
         rec = await self.leagues.record(game.id)
-        return None if rec is None else result_text(rec)
+        return None if rec is None else result_text(rec, of_game(game))
 
     async def _channel(self, channel_id: int) -> Any:
         ch = self.bot.get_channel(channel_id)
@@ -364,10 +385,12 @@ class LeagueCog(commands.Cog):
         for lg, channel_id in await self.leagues.summaries_due(timedelta(days=7)):
             try:
                 st = await self.leagues.standings(lg)
-                png = await asyncio.to_thread(standings_picture, st)
+                lang = await server_language(self.bot, lg.guild_id)
+                png = await asyncio.to_thread(standings_picture, st, lang)
                 ch = await self._channel(channel_id)
-                await ch.send(f"**Weekly summary** — {lg.name}, {st.season.name}",
-                              embed=standings_embed(st),
+                await ch.send(i18n.t("league.weekly", lang, league=lg.name,
+                                     season=st.season.name),
+                              embed=standings_embed(st, lang=lang),
                               file=discord.File(io.BytesIO(png), "standings.png"),
                               allowed_mentions=NO_MENTIONS)
             except (discord.HTTPException, ServiceError) as exc:
@@ -377,17 +400,19 @@ class LeagueCog(commands.Cog):
         """Handle no-shows and start each table's game; post in each table channel."""
         number, tables = await self.leagues.begin_round(lg, by, force=force)
         service = self.bot.service  # type: ignore[attr-defined]
+        lang = await server_language(self.bot, lg.guild_id)
         report = []
         store = self.bot.store  # type: ignore[attr-defined]
         for t in tables:
-            lines = begun_lines(t)
+            lines = begun_lines(t, of_game(t.game))
             ch = await self._channel(t.game.channel_id)
             lobby = await store.game_message(t.game.id)
             if t.cancelled:
                 await flow.retire_game_message(self.bot, service, t.game, "\n".join(lines))
                 if lobby is None:
                     await ch.send("\n".join(lines), allowed_mentions=NO_MENTIONS)
-                report.append(f"Table {t.table} <#{t.game.channel_id}>: cancelled.")
+                report.append(i18n.t("league.begin.report_cancelled", lang, table=t.table,
+                                     channel=t.game.channel_id))
                 continue
             mod = by or t.game.opener_id or 0
             out = await service.start(t.game.channel_id, mod, is_mod=True)
@@ -397,13 +422,15 @@ class LeagueCog(commands.Cog):
             if not out.finished:
                 panel = await service.panel(t.game.channel_id)
                 if panel.actor_id:
-                    lines.append(f"<@{panel.actor_id}>, it is your turn.")
+                    lines.append(i18n.t("league.begin.your_turn", of_game(t.game),
+                                        user=panel.actor_id))
                     ping.append(discord.Object(id=panel.actor_id))
-                lines.append(panel_prompt(panel))
-                view = turn_view(panel)
+                lines.append(panel_prompt(panel, of_game(t.game)))
+                view = turn_view(panel, of_game(t.game))
             picture = await map_file(out.state)
             msg = await ch.send(
-                "\n".join(text.clip_lines([f"**Round {number}, table {t.table}** begins."]
+                "\n".join(text.clip_lines([i18n.t("league.begin.table", of_game(t.game),
+                                                   round=number, table=t.table)]
                                            + lines, MESSAGE_ROOM)),
                 file=picture or discord.utils.MISSING, view=view or discord.utils.MISSING,
                 allowed_mentions=discord.AllowedMentions(users=ping, everyone=False,
@@ -415,10 +442,8 @@ class LeagueCog(commands.Cog):
                     self.bot, service, t.game,
                     text.LOBBY_STARTED.format(game=t.game.id, players=players))
             await store.set_game_message(t.game.id, msg.id)
-            report.append(f"Table {t.table} <#{t.game.channel_id}>: started"
-                          + (f" ({len(t.no_shows)} no-show"
-                             f"{'s' if len(t.no_shows) != 1 else ''})" if t.no_shows else "")
-                          + ".")
+            report.append(i18n.t("league.begin.report_started", lang, table=t.table,
+                                 channel=t.game.channel_id, n=len(t.no_shows)))
         return report
 
     # -- autocomplete ---------------------------------------------------------------------
@@ -443,7 +468,9 @@ class LeagueCog(commands.Cog):
             return []
         needle = current.strip().casefold()
         seasons = list(reversed(await self.leagues.seasons(lg)))
-        return [Choice(name=s.name + (" (open)" if s.is_open else ""), value=s.name)
+        lang = await reply_language(interaction)
+        return [Choice(name=(i18n.t("league.season_open", lang, season=s.name) if s.is_open
+                             else s.name)[:100], value=s.name)
                 for s in seasons if needle in s.name.casefold()][:25]
 
     # -- organisers: league, settings, channels, seasons ------------------------------------
@@ -453,14 +480,12 @@ class LeagueCog(commands.Cog):
     async def create(self, interaction: discord.Interaction,
                      name: app_commands.Range[str, 1, 40]) -> None:
         guild_id = _guild(interaction)
-        self._require_mod(interaction, "create a league")
+        self._require_mod(interaction, "create")
         lg = await self.leagues.create_league(guild_id, name, interaction.user.id)
         await self.leagues.audit(lg, by=interaction.user.id, action="create", detail=lg.name)
         log.info("league %s created by %s", lg.id, interaction.user.id)
-        await send(interaction, f"Created the league **{lg.name}**. Set it up with "
-                                "`/league settings` and `/league channel add`, then start its "
-                                "first season with `/league season start`.",
-                   allowed_mentions=NO_MENTIONS)
+        await send(interaction, i18n.t("league.created", await self._public(interaction),
+                                       league=lg.name), allowed_mentions=NO_MENTIONS)
 
     @league.command(name="settings", description="Organiser role, tables, start window, AI "
                                                  "fill, weekly summary (organisers)")
@@ -501,20 +526,19 @@ class LeagueCog(commands.Cog):
         if no_summary:
             changes["summary_channel"] = None
         if changes:
-            await self._require_organiser(interaction, lg, "change league settings")
+            await self._require_organiser(interaction, lg, "settings")
             conf = await self.leagues.configure(lg, interaction.user.id, changes)
         else:
             conf = await self.leagues.settings(lg)
-        text = (f"**{lg.name} settings**: organiser role "
-                f"{f'<@&{conf.organiser_role_id}>' if conf.organiser_role_id else 'none'}; "
-                f"tables of {conf.table_size}; start window {conf.start_minutes} min; rounds "
-                f"last {conf.round_days} day{'s' if conf.round_days != 1 else ''}; AI fill "
-                f"{'on' if conf.allow_ai else 'off'}; weekly summary "
-                f"{f'<#{conf.summary_channel}>' if conf.summary_channel else 'off'}; table "
-                "channels " + (", ".join(f"<#{c}>" for c in conf.channels) or "none yet")
-                + ".")
-        await send(interaction, ("Updated. " if changes else "") + text,
-                   ephemeral=not changes, allowed_mentions=NO_MENTIONS)
+        lang = (await self._public(interaction) if changes
+                else await reply_language(interaction))
+        text = i18n.t("league.settings", lang, league=lg.name,
+                      role=conf.organiser_role_id or 0, size=conf.table_size,
+                      minutes=conf.start_minutes, days=conf.round_days, ai=conf.allow_ai,
+                      summary=conf.summary_channel or 0, n=len(conf.channels),
+                      channels=", ".join(f"<#{c}>" for c in conf.channels))
+        await send(interaction, (i18n.t("league.updated", lang) + " " if changes else "")
+                   + text, ephemeral=not changes, allowed_mentions=NO_MENTIONS)
 
     @channel.command(name="add", description="Let league tables play in a channel (organisers)")
     @app_commands.describe(channel="A text channel for one table at a time",
@@ -522,10 +546,12 @@ class LeagueCog(commands.Cog):
     async def channel_add(self, interaction: discord.Interaction, channel: discord.TextChannel,
                           league: str | None = None) -> None:
         lg = await self._league(interaction, league)
-        await self._require_organiser(interaction, lg, "change table channels")
+        await self._require_organiser(interaction, lg, "channels")
         if not await self.leagues.set_channel(lg, interaction.user.id, channel.id, True):
-            raise LeagueError(f"{channel.mention} is already a table channel of {lg.name}.")
-        await send(interaction, f"{channel.mention} is now a table channel of **{lg.name}**.",
+            raise LeagueError.said("league.err.already_channel", channel=channel.id,
+                                   league=lg.name)
+        await send(interaction, i18n.t("league.channel_added", await self._public(interaction),
+                                       channel=channel.id, league=lg.name),
                    allowed_mentions=NO_MENTIONS)
 
     @channel.command(name="remove", description="Stop using a channel for league tables "
@@ -535,11 +561,13 @@ class LeagueCog(commands.Cog):
     async def channel_remove(self, interaction: discord.Interaction,
                              channel: discord.TextChannel, league: str | None = None) -> None:
         lg = await self._league(interaction, league)
-        await self._require_organiser(interaction, lg, "change table channels")
+        await self._require_organiser(interaction, lg, "channels")
         if not await self.leagues.set_channel(lg, interaction.user.id, channel.id, False):
-            raise LeagueError(f"{channel.mention} is not a table channel of {lg.name}.")
-        await send(interaction, f"{channel.mention} is no longer a table channel of "
-                                f"**{lg.name}**.", allowed_mentions=NO_MENTIONS)
+            raise LeagueError.said("league.err.not_channel", channel=channel.id,
+                                   league=lg.name)
+        await send(interaction, i18n.t("league.channel_removed",
+                                       await self._public(interaction), channel=channel.id,
+                                       league=lg.name), allowed_mentions=NO_MENTIONS)
 
     @season.command(name="start", description="Open a new season of a league (organisers)")
     @app_commands.describe(name="The season's name, e.g. Spring 2026",
@@ -551,16 +579,14 @@ class LeagueCog(commands.Cog):
                            league: str | None = None) -> None:
         _guild(interaction)
         lg = await self._league(interaction, league)
-        await self._require_organiser(interaction, lg, "start a season")
+        await self._require_organiser(interaction, lg, "season_start")
         season = await self.leagues.start_season(lg, name, interaction.user.id, rounds=rounds)
         await self.leagues.audit(lg, by=interaction.user.id, action="season start",
                                  season=season, detail=season.name
                                  + (f", {rounds} rounds" if rounds else ""))
-        await send(interaction, f"**{season.name}** of {lg.name} has started"
-                                + (f" ({rounds} rounds)" if rounds else "")
-                                + "! Register with `/league join`; organisers form tables "
-                                "with `/league round start`, or anyone opens a game with "
-                                "`/league game`.", allowed_mentions=NO_MENTIONS)
+        await send(interaction, i18n.t("league.season_started", await self._public(interaction),
+                                       season=season.name, league=lg.name, rounds=rounds or 0),
+                   allowed_mentions=NO_MENTIONS)
 
     @season.command(name="end", description="End the open season and post its final standings "
                                             "(organisers)")
@@ -569,16 +595,16 @@ class LeagueCog(commands.Cog):
                          ) -> None:
         _guild(interaction)
         lg = await self._league(interaction, league)
-        await self._require_organiser(interaction, lg, "end a season")
+        await self._require_organiser(interaction, lg, "season_end")
         season = await self.leagues.end_season(lg, interaction.user.id)
         await self.leagues.audit(lg, by=interaction.user.id, action="season end",
                                  season=season, detail=season.name)
         st = await self.leagues.standings(lg, season.name)
-        note = (f"**{season.name}** of {lg.name} is over. Final standings below.")
+        lang = await self._public(interaction)
+        note = i18n.t("league.season_over", lang, season=season.name, league=lg.name)
         if st.open_games:
-            note += (f" {st.open_games} league game{'s are' if st.open_games != 1 else ' is'} "
-                     "still open; results that finish later still count for this season.")
-        await send(interaction, note, embed=standings_embed(st, final=True),
+            note += " " + i18n.t("league.season_over_open", lang, n=st.open_games)
+        await send(interaction, note, embed=standings_embed(st, final=True, lang=lang),
                    allowed_mentions=NO_MENTIONS)
 
     # -- organisers: rounds -----------------------------------------------------------------
@@ -590,17 +616,18 @@ class LeagueCog(commands.Cog):
                           ) -> None:
         guild_id = _guild(interaction)
         lg = await self._league(interaction, league)
-        await self._require_organiser(interaction, lg, "start a round")
+        await self._require_organiser(interaction, lg, "round_start")
         started = await self.leagues.start_round(
             lg, interaction.user.id, guild_id=guild_id,
             seed=lambda: self._rng.randrange(1, 2**31))
-        await send(interaction, round_text(started), allowed_mentions=NO_MENTIONS)
+        lang = await self._public(interaction)
+        await send(interaction, round_text(started, lang), allowed_mentions=NO_MENTIONS)
         store = self.bot.store  # type: ignore[attr-defined]
         for t in started.tables:
             game = await store.get_game(t.game_id)
             try:
                 ch = await self._channel(t.channel_id)
-                msg = await ch.send(table_lobby_text(started, game),
+                msg = await ch.send(table_lobby_text(started, game, of_game(game)),
                                     view=lobby_view(game),
                                     allowed_mentions=discord.AllowedMentions(
                                         users=[discord.Object(id=u) for u in t.players],
@@ -617,11 +644,12 @@ class LeagueCog(commands.Cog):
                           league: str | None = None) -> None:
         _guild(interaction)
         lg = await self._league(interaction, league)
-        await self._require_organiser(interaction, lg, "begin a round")
+        await self._require_organiser(interaction, lg, "round_begin")
         await self.leagues.round_to_begin(lg, force=force)  # refusals stay ephemeral
         await interaction.response.defer(thinking=True)
         report = await self._begin(lg, interaction.user.id, force=force)
-        await send(interaction, f"**{lg.name}**: the round has begun.\n" + "\n".join(report),
+        await send(interaction, i18n.t("league.round_begun", await self._public(interaction),
+                                       league=lg.name) + "\n" + "\n".join(report),
                    allowed_mentions=NO_MENTIONS)
 
     # -- organisers: disputes ---------------------------------------------------------------
@@ -634,12 +662,12 @@ class LeagueCog(commands.Cog):
                    reason: app_commands.Range[str, 1, 200],
                    league: str | None = None) -> None:
         lg = await self._league(interaction, league)
-        await self._require_organiser(interaction, lg, "void a game")
+        await self._require_organiser(interaction, lg, "void")
         season = await self.leagues.void(lg, interaction.user.id, game, reason)
         log.info("league %s: game %s voided by %s", lg.id, game, interaction.user.id)
-        await send(interaction, f"Game #{game} of {lg.name}, {season.name} is **void**; "
-                                f"standings and ratings are recomputed without it. Why: "
-                                f"{reason.strip()}", allowed_mentions=NO_MENTIONS)
+        await send(interaction, i18n.t("league.voided", await self._public(interaction),
+                                       game=game, league=lg.name, season=season.name,
+                                       reason=reason.strip()), allowed_mentions=NO_MENTIONS)
 
     @league.command(name="award", description="Set a league game's result by hand "
                                               "(organisers)")
@@ -652,7 +680,7 @@ class LeagueCog(commands.Cog):
                     third: discord.Member | None = None, fourth: discord.Member | None = None,
                     fifth: discord.Member | None = None, league: str | None = None) -> None:
         lg = await self._league(interaction, league)
-        await self._require_organiser(interaction, lg, "award a game")
+        await self._require_organiser(interaction, lg, "award")
         order = [m.id for m in (first, second, third, fourth, fifth) if m is not None]
         service = self.bot.service  # type: ignore[attr-defined]
 
@@ -660,9 +688,10 @@ class LeagueCog(commands.Cog):
             await service.end(open_game.channel_id, interaction.user.id)
 
         rec = await self.leagues.award(lg, interaction.user.id, game, order, reason, stop=stop)
-        await send(interaction, result_text(rec).replace("**League result**",
-                                                         "**League result (awarded)**")
-                   + f" Why: {reason.strip()}", allowed_mentions=NO_MENTIONS)
+        lang = await self._public(interaction)
+        await send(interaction, result_text(rec, lang, awarded=True) + " "
+                   + i18n.t("league.why", lang, reason=reason.strip()),
+                   allowed_mentions=NO_MENTIONS)
 
     @league.command(name="reopen", description="Undo a void or an award (organisers)")
     @app_commands.describe(game="Game number", reason="Why (goes into the audit log)",
@@ -671,9 +700,12 @@ class LeagueCog(commands.Cog):
                      reason: app_commands.Range[str, 1, 200],
                      league: str | None = None) -> None:
         lg = await self._league(interaction, league)
-        await self._require_organiser(interaction, lg, "re-open a game")
+        await self._require_organiser(interaction, lg, "reopen")
         what = await self.leagues.reopen(lg, interaction.user.id, game, reason)
-        await send(interaction, f"Game #{game} of {lg.name} {what}. Why: {reason.strip()}",
+        lang = await self._public(interaction)
+        await send(interaction, i18n.t(REOPENED.get(what, "league.reopened.counts"), lang,
+                                       game=game, league=lg.name) + " "
+                   + i18n.t("league.why", lang, reason=reason.strip()),
                    allowed_mentions=NO_MENTIONS)
 
     @league.command(name="audit", description="Who changed what in the league, and why")
@@ -684,7 +716,8 @@ class LeagueCog(commands.Cog):
                     game: int | None = None, league: str | None = None) -> None:
         lg = await self._league(interaction, league)
         entries = await self.leagues.audit_log(lg, 20, action=action, game_id=game)
-        await send(interaction, audit_text(lg, entries), ephemeral=True,
+        await send(interaction, audit_text(lg, entries, await reply_language(interaction)),
+                   ephemeral=True,
                    allowed_mentions=NO_MENTIONS)
 
     # -- members ----------------------------------------------------------------------------
@@ -698,19 +731,19 @@ class LeagueCog(commands.Cog):
         season = await self.leagues.register(lg, interaction.user.id,
                                              display_name(interaction.user),
                                              substitute=substitute)
-        what = "as a substitute " if substitute else ""
-        await send(interaction, f"{interaction.user.mention} registered {what}for "
-                                f"**{season.name}** of {lg.name}. Set your days with "
-                                "`/league availability`.", allowed_mentions=NO_MENTIONS)
+        await send(interaction, i18n.t("league.registered", await self._public(interaction),
+                                       user=interaction.user.mention, season=season.name,
+                                       league=lg.name, substitute=substitute),
+                   allowed_mentions=NO_MENTIONS)
 
     @league.command(name="leave", description="Leave the open season (played games still count)")
     @app_commands.describe(league="Which league (needed when the server has several)")
     async def leave(self, interaction: discord.Interaction, league: str | None = None) -> None:
         lg = await self._league(interaction, league)
         season = await self.leagues.unregister(lg, interaction.user.id)
-        await send(interaction, f"{interaction.user.mention} left **{season.name}** of "
-                                f"{lg.name}. Games already played stay in the standings.",
-                   allowed_mentions=NO_MENTIONS)
+        await send(interaction, i18n.t("league.left", await self._public(interaction),
+                                       user=interaction.user.mention, season=season.name,
+                                       league=lg.name), allowed_mentions=NO_MENTIONS)
 
     @league.command(name="availability", description="The weekdays you can play (UTC)")
     @app_commands.describe(days="e.g. `mon wed sat`, or `any`",
@@ -720,8 +753,9 @@ class LeagueCog(commands.Cog):
                            ) -> None:
         lg = await self._league(interaction, league)
         got = await self.leagues.set_days(lg, interaction.user.id, days)
-        await send(interaction, f"You're available on {days_text(got)} for {lg.name}; rounds "
-                                "that cover none of these days skip you.", ephemeral=True)
+        lang = await reply_language(interaction)
+        await send(interaction, i18n.t("league.available", lang, days=_days(got, lang),
+                                       league=lg.name), ephemeral=True)
 
     @league.command(name="sitout", description="Sit out the next round (or take it back)")
     @app_commands.describe(sit_out="True to sit out the next round, False to play",
@@ -730,8 +764,8 @@ class LeagueCog(commands.Cog):
                      league: str | None = None) -> None:
         lg = await self._league(interaction, league)
         await self.leagues.set_sit_out(lg, interaction.user.id, sit_out)
-        await send(interaction, "You'll sit out the next round of " + lg.name + "."
-                   if sit_out else f"You're back in the next round of {lg.name}.",
+        await send(interaction, i18n.t("league.sit_out" if sit_out else "league.sit_in",
+                                       await reply_language(interaction), league=lg.name),
                    ephemeral=True)
 
     @league.command(name="players", description="Who is registered for a season")
@@ -742,13 +776,13 @@ class LeagueCog(commands.Cog):
         lg = await self._league(interaction, league)
         s = await self.leagues.season(lg, season)
         regs = await self.leagues.registrations(s)
+        lang = await self._public(interaction)
         if not regs:
-            body = "Nobody is registered yet." + (" Register with `/league join`."
-                                                  if s.is_open else "")
+            body = i18n.t("league.players.nobody", lang, open=s.is_open)
         else:
             body = ", ".join(f"<@{r.user_id}>" for r in regs)
-        await send(interaction, f"**{lg.name} — {s.name}**: {len(regs)} registered player"
-                                f"{'s' if len(regs) != 1 else ''}.\n{body}",
+        await send(interaction, i18n.t("league.players.head", lang, league=lg.name,
+                                       season=s.name, n=len(regs)) + "\n" + body,
                    allowed_mentions=NO_MENTIONS)
 
     @league.command(name="game", description="Open a league lobby here (registered players "
@@ -771,7 +805,7 @@ class LeagueCog(commands.Cog):
     ) -> None:
         guild_id = _guild(interaction)
         if interaction.channel_id is None:
-            raise LeagueError("Open league games in a server channel.")
+            raise LeagueError.said("league.err.server_only")
         lg = await self._league(interaction, league)
         role = self.bot.settings.mod_role_id  # type: ignore[attr-defined]
         members = [(m.id, display_name(m)) for m in (player1, player2, player3, player4)
@@ -792,10 +826,13 @@ class LeagueCog(commands.Cog):
                         league: str | None = None) -> None:
         lg = await self._league(interaction, league)
         st = await self.leagues.standings(lg, season)
-        png = await asyncio.to_thread(standings_picture, st)
-        await send(interaction, embed=standings_embed(st),
+        lang = await self._public(interaction)
+        png = await asyncio.to_thread(standings_picture, st, lang)
+        await send(interaction, embed=standings_embed(st, lang=lang),
                    file=discord.File(io.BytesIO(png), "standings.png",
-                                     description=f"{lg.name} {st.season.name} standings"),
+                                     description=i18n.t("league.standings.alt", lang,
+                                                        league=lg.name,
+                                                        season=st.season.name)),
                    allowed_mentions=NO_MENTIONS)
 
     @league.command(name="player", description="A member's season: games, ranks, favourite "
@@ -808,7 +845,8 @@ class LeagueCog(commands.Cog):
         lg = await self._league(interaction, league)
         target: Any = member or interaction.user
         card = await self.leagues.player(lg, target.id, season)
-        await send(interaction, player_text(card, target), allowed_mentions=NO_MENTIONS)
+        await send(interaction, player_text(card, target, await self._public(interaction)),
+                   allowed_mentions=NO_MENTIONS)
 
     @league.command(name="rating", description="A member's league rating (OpenSkill μ − 3σ)")
     @app_commands.describe(member="Whose rating (default: yours)",
@@ -819,7 +857,9 @@ class LeagueCog(commands.Cog):
         lg = await self._league(interaction, league)
         target: Any = member or interaction.user
         card = await self.leagues.rating(lg, target.id)
-        await send(interaction, rating_text(card, target), ephemeral=not public,
+        lang = (await self._public(interaction) if public
+                else await reply_language(interaction))
+        await send(interaction, rating_text(card, target, lang), ephemeral=not public,
                    allowed_mentions=NO_MENTIONS)
 
     @league.command(name="export", description="The season's games and results as CSV and JSON")
@@ -830,15 +870,15 @@ class LeagueCog(commands.Cog):
         lg = await self._league(interaction, league)
         s, csv_text, json_text = await self.leagues.export(lg, season)
         stem = "".join(ch if ch.isalnum() else "-" for ch in f"{lg.name}-{s.name}").lower()
-        await send(interaction, f"{lg.name} — {s.name}: every game and result (columns in the "
-                                "README, Leagues → Export).",
+        await send(interaction, i18n.t("league.exported", await reply_language(interaction),
+                                       league=lg.name, season=s.name),
                    files=[discord.File(io.BytesIO(csv_text.encode()), f"{stem}.csv"),
                           discord.File(io.BytesIO(json_text.encode()), f"{stem}.json")],
                    ephemeral=True)
 
     @league.command(name="help", description="How leagues work and how standings are scored")
     async def help(self, interaction: discord.Interaction) -> None:
-        await send(interaction, HELP_TEXT, ephemeral=True)
+        await send(interaction, help_text(await reply_language(interaction)), ephemeral=True)
 
     for _cmd in (join, leave, players, game, standings, rating, player, export, settings_,
                  channel_add, channel_remove, season_start, season_end, round_start,

@@ -357,7 +357,7 @@ async def test_clock_lines_speak_the_games_language_and_dms_the_readers(
         await t.service.add_ai(CH, ANN, "normal")
         await t.service.start(CH, ANN)
         timed_out = i18n.t("clock.timed_out", "hu", seat="ann", limit="2s",
-                           level=i18n.t("clock.level.normal", "hu"))
+                           level=i18n.t("svc.ai_level.normal", "hu"))
         await t.until(lambda: sum(timed_out in " ".join(p.public) for p in t.posts) >= 2,
                       timeout=30)
         public = " ".join(line for p in t.posts for line in p.public)

@@ -173,3 +173,60 @@ def test_pictures_speak_the_language(lang: str, monkeypatch: pytest.MonkeyPatch,
         assert i18n.t(key, lang) in words, key
     assert i18n.t("final.coins", lang, n=30) in words
     assert not words & {"Combos on offer (pick by slot)", "Game over", "Tribe", "mountain"}
+
+
+def _standings_lines(n: int = 3):
+    from render.standings import StandingsLine
+
+    return [StandingsLine(i, name, 4, 2, "1.5", 1.75, "18", 21.4 - i, 0.8 * (-1) ** i,
+                          (20.0, 21.0, 21.4 - i), away=i == 3)
+            for i, name in enumerate(["Somchai", "Eszter", "Þórdís"][:n], 1)]
+
+
+@pytest.mark.parametrize("lang", i18n.LANGUAGES)
+def test_standings_picture_in_every_language(lang: str, monkeypatch: pytest.MonkeyPatch
+                                             ) -> None:
+    """The league table: every word drawn has its glyphs, every column heading fits its
+    column at a readable size, and the words are the language's own."""
+    from render import standings
+
+    seen = _drawn(monkeypatch)
+    title = i18n.t("league.pic.title", lang, league="Péntek Liga")
+    subtitle = i18n.t("league.pic.subtitle", lang, season="Tavasz",
+                      state=i18n.t("league.state.running", lang),
+                      rounds=i18n.t("league.pic.rounds", lang, n=2, planned=3), games=5)
+    im = standings.draw_standings(title, subtitle, _standings_lines(), i18n.t(
+        "league.pic.footer", lang), lang)
+    empty = standings.draw_standings(title, subtitle, [], "", lang)
+    assert im.width == empty.width == cards.WIDTH
+    drawn = {s for s, _, _ in seen}
+    assert title in drawn and subtitle in drawn
+    assert i18n.t("league.pic.nobody", lang) in drawn
+    for s, _, kind in seen:
+        assert text.has_glyphs(s, kind), (lang, s)
+    for col, (word, size) in standings.headings(lang).items():
+        assert word in drawn, (lang, col)
+        assert size >= standings.LEAST, (lang, word, size)
+        assert text.width(word, size, "narrow") <= standings.heading_room(col), (lang, word)
+    if lang != "en":
+        assert i18n.t("league.pic.player", lang) != i18n.t("league.pic.player", "en")
+
+
+def test_thai_standings_words_are_shaped_like_raqm(monkeypatch: pytest.MonkeyPatch) -> None:
+    from render import standings
+
+    seen = _drawn(monkeypatch)
+    standings.draw_standings(i18n.t("league.pic.title", "th", league="ลีก"), "ฤดูร้อน",
+                             _standings_lines(), i18n.t("league.pic.footer", "th"), "th")
+    thai = {(s, size, kind) for s, size, kind in seen
+            if s and all("\u0e00" <= c <= "\u0e7f" for c in s)}
+    assert {i18n.t("league.pic.trend", "th"), i18n.t("league.pic.rating", "th")} <= {
+        s for s, _, _ in thai}
+    for word, size, kind in sorted(thai):
+        file = str(text.FONT_DIR / text.CHAINS[kind][text.runs(word, kind)[0][0]])
+        ours, d = _blank(word, size)
+        text.draw(d, (size, size), word, size=size, kind=kind, fill=255)
+        direct, d = _blank(word, size)
+        raqm = ImageFont.truetype(file, size, layout_engine=ImageFont.Layout.RAQM)
+        d.text((size, size), word, font=raqm, fill=255)
+        assert ImageChops.difference(ours, direct).getbbox() is None, word
