@@ -46,7 +46,8 @@ def _clock(limit: str | None, reminders: str | None, default: ClockConfig) -> Cl
     try:
         seconds = default.limit if limit is None else duration(limit)
     except DurationError as exc:
-        raise ServiceError(str(exc), exc.key, **exc.params) from None
+        # the limit's own sentence (bot.clock), worded in the reader's language
+        raise ServiceError.said("clock.refused", reason=i18n.Msg(exc.key, **exc.params)) from None
     except ValueError as exc:
         raise ServiceError.said("svc.clock_error", error=str(exc)) from None
     try:

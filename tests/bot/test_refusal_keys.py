@@ -22,10 +22,7 @@ from bot.service import ServiceError
 
 ROOT = Path(__file__).resolve().parents[2]
 ALL = sorted([*(ROOT / "bot").glob("*.py"), *(ROOT / "bot" / "cogs").glob("*.py")])
-# Files whose refusals another helper converts (issue #10, `i18nrest`: the league texts).
-# Each entry must still hold a violation: once converted, the test below asks to drop it.
-PENDING = {"bot/league.py", "bot/cogs/league.py"}
-FILES = [p for p in ALL if str(p.relative_to(ROOT)) not in PENDING]
+FILES = ALL
 # Parsed once at collection: CPython 3.11's ast.parse can fail with "recursion depth
 # mismatch" after other tests ran into a RecursionError (python/cpython#106905).
 TREES = {p: ast.parse(p.read_text(encoding="utf-8")) for p in ALL}
@@ -96,16 +93,10 @@ def test_refusals_are_raised_by_key(path: Path) -> None:
     assert not found, f"{rel}: " + "; ".join(f"line {n}: {why}" for n, why in found)
 
 
-@pytest.mark.parametrize("rel", sorted(PENDING))
-def test_pending_files_still_pending(rel: str) -> None:
-    """An exemption lasts only while its file still raises sentences."""
-    assert violations(TREES[ROOT / rel]), (
-        f"{rel} raises no sentence any more: remove it from PENDING")
-
-
 def test_every_said_key_is_in_every_catalog() -> None:
     keys = set().union(*(_key_literals(TREES[p]) for p in FILES))
     assert "svc.secret" in keys and "svc.lobby_size" in keys
+    assert "league.err.no_open_season" in keys and "league.only_organisers" in keys
     for lang in i18n.LANGUAGES:
         missing = sorted(k for k in keys if k not in i18n.catalog(lang))
         assert not missing, f"{lang} lacks {missing}"
