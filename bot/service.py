@@ -520,7 +520,8 @@ class GameService:
             await self._sync_clock(self._cache[channel_id])
             started = [text.started_line(board, [s.name for s in seats], of_game(game))]
             if clock.on:
-                started.append(f"Clock: {clock.describe()}.")
+                started.append(i18n.t("svc.started_clock", of_game(game),
+                                      clock=clock.describe(of_game(game))))
             return Outcome(
                 game=game,
                 state=state,
@@ -1370,7 +1371,7 @@ class GameService:
                 lines.insert(1, i18n.t("svc.status.clock", lang, seat=seat,
                                        survivors=kind == "survivors",
                                        left=format_duration(max(0, left)),
-                                       clock=clock_of(game.options.get("clock")).describe()))
+                                       clock=clock_of(game.options.get("clock")).describe(lang)))
             return loaded, lines
 
     async def history(self, channel_id: int, limit: int = 15,

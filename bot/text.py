@@ -174,7 +174,7 @@ def lobby_lines(game: Any, lang: str | None = None) -> list[str]:
     if isinstance(clock, dict):
         from bot.clock import clock_of
 
-        lines.insert(1, i18n.t("svc.lobby.clock", lang, clock=clock_of(clock).describe()))
+        lines.insert(1, i18n.t("svc.lobby.clock", lang, clock=clock_of(clock).describe(lang)))
     tag = game.options.get("league")
     if isinstance(tag, dict):  # kept on every redraw of the lobby (joins, leaves)
         lines.insert(0, i18n.t("svc.lobby.league", lang,

@@ -244,7 +244,7 @@ def turn_view(panel: Panel, lang: str = "en") -> discord.ui.View | None:
     if panel.picks:
         menus.append(("p", i18n.t("menu.pick", lang), [
             (f"{c.slot + 1}. {c.label(lang)}", {"do": "pick", "slot": c.slot},
-             rules_text.short(c.race, c.power)) for c in panel.picks]))
+             rules_text.short(c.race, c.power, lang)) for c in panel.picks]))
     by_verb: dict[str, list[tuple[str, dict, str | None]]] = {}
     for t in panel.targets:
         kind = t.verb.split(" ")[0]

@@ -116,3 +116,13 @@ async def test_turn_view_carries_version_and_legal_actions(service: GameService)
             assert ActionButton.__discord_ui_compiled_template__.fullmatch(cid)
     assert "end" in {cid.rsplit(":", 1)[1] for cid in _ids(view)}
     assert len(view.children) <= 25
+
+
+async def test_pick_menu_notes_speak_the_panels_language(service: GameService) -> None:
+    await service.start(CH, 1)
+    panel = await service.panel(CH)
+    for lang in ("hu", "th"):
+        menu = next(i for i in turn_view(panel, lang).children if i.custom_id.endswith(":p"))
+        for combo, opt in zip(panel.picks, menu.item.options, strict=True):
+            assert opt.description == rules_text.short(combo.race, combo.power, lang)
+            assert opt.description != rules_text.short(combo.race, combo.power, "en")
