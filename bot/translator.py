@@ -2,7 +2,9 @@
 
 Discord shows a command's localized name and description to a user whose client runs in
 that locale. Names and descriptions are looked up by their English text in
-i18n/commands/<lang>.json; choices that name a piece use the game catalog's piece names, a board its player count
+i18n/commands/<lang>.json, a name first by its command's whole path ("league season end"),
+so one English word can be two words in a language (Thai's "end" of a turn is not the end of
+a season); choices that name a piece use the game catalog's piece names, a board its player count
 and an AI level its word (the svc catalog); other choices (the league's audit actions) are
 looked up by their English text in the command catalogs' "choices".
 Discord has no Icelandic locale, so Icelandic players see the English command names.
@@ -35,12 +37,23 @@ class CatalogTranslator(app_commands.Translator):
             return None
         where = context.location
         if where in NAMES:
-            return i18n.commands(lang)["names"].get(string.message)
+            names = i18n.commands(lang)["names"]
+            path = _path(context)
+            return names.get(path) or names.get(string.message)
         if where in DESCRIPTIONS:
             return i18n.commands(lang)["descriptions"].get(string.message)
         if where is Where.choice_name:
             return _choice(getattr(context.data, "value", None), string.message, lang)
         return None
+
+
+def _path(context: app_commands.TranslationContext) -> str | None:
+    """A command's, group's or parameter's whole path: "league season end", "sw ai add level"."""
+    item = context.data
+    if context.location is Where.parameter_name:
+        command = getattr(item, "command", None)
+        return f"{command.qualified_name} {item.name}" if command is not None else None
+    return getattr(item, "qualified_name", None)
 
 
 def _choice(value: object, english: str, lang: str) -> str | None:

@@ -154,3 +154,18 @@ def test_league_commands_read_in_hungarian_and_thai(payload: list[dict]) -> None
     void = next(c for c in audit["action"]["choices"] if c["value"] == "void")
     assert void["name_localizations"]["hu"] == "megsemmisítés"
     assert void["name_localizations"]["th"] == "เป็นโมฆะ"
+
+
+def test_one_english_word_can_be_two_words_by_its_path(payload: list[dict]) -> None:
+    """Thai's end of a turn is not the end of a game or a season: a path entry wins."""
+    def sub(path: str) -> dict:
+        first, *rest = path.split()
+        item = next(c for c in payload if c["name"] == first)
+        for name in rest:
+            item = next(o for o in item["options"] if o["name"] == name)
+        return item
+    ends = {p: sub(p)["name_localizations"]["th"]
+            for p in ("sw end", "sw-mod end", "league season end")}
+    assert ends["sw end"] == i18n.commands("th")["names"]["end"]
+    assert len(set(ends.values())) == 3, ends
+    assert sub("sw-mod end")["name_localizations"]["hu"] == sub("sw end")["name_localizations"]["hu"]
