@@ -27,16 +27,9 @@ from typing import Any
 import engine
 import i18n
 from bot.clock import Deadline, clock_of, format_duration, level_name
+from bot.errors import NoGameHere, RuleBroken, StaleVersion
 from bot.language import of_game
-from bot.service import (
-    TIMEOUT_LEVEL,
-    GameService,
-    NoGameHere,
-    Outcome,
-    RuleBroken,
-    StaleVersion,
-    _skip_action,
-)
+from bot.service import TIMEOUT_LEVEL, GameService, Outcome, _skip_action
 
 log = logging.getLogger(__name__)
 

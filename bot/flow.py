@@ -23,9 +23,10 @@ import discord
 import engine
 import i18n
 from bot import text
+from bot.errors import LobbyError, ServiceError, StaleVersion
 from bot.language import of_game, reply_language
 from bot.pictures import draw_ahead, final_file, map_file, row_file
-from bot.service import GameService, LobbyError, Outcome, Panel, ServiceError, StaleVersion
+from bot.service import GameService, Outcome, Panel
 from bot.store import GameRow, GameStatus, OwedDM, Store, StoreError
 from bot.ui import NO_MENTIONS, display_name, report_error, send
 from bot.views import confirm_view, lobby_view, panel_prompt, turn_view

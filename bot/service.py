@@ -2,7 +2,7 @@
 
 One writer per channel: every change runs under the channel's asyncio.Lock (load, apply,
 append, commit). Methods return plain data (GameRow, Outcome, ...) and never touch discord
-objects; refusals are ServiceError subclasses whose `.message` a player can act on.
+objects; refusals are the ServiceError subclasses of bot/errors.py, raised by catalog key.
 """
 
 from __future__ import annotations
@@ -23,6 +23,16 @@ import engine
 import i18n
 from bot import text
 from bot.clock import ClockConfig, ClockRules, Deadline, clock_of, format_duration, turn_rows
+from bot.errors import (
+    LobbyError,
+    NoGameHere,
+    NotAllowed,
+    NothingToUndo,
+    NotSeated,
+    NotYourTurn,
+    RuleBroken,
+    StaleVersion,
+)
 from bot.language import of_game
 from bot.store import (
     ChannelBusy,
@@ -44,70 +54,6 @@ STORY_ROWS = 120  # actions read back for the living message (a turn is far shor
 NAME_LIMIT = 24
 AI_LEVELS = ("easy", "normal", "hard")
 TIMEOUT_LEVEL = "normal"  # the AI that plays a timed-out turn or an away seat
-
-
-# -- errors ---------------------------------------------------------------------------------
-
-
-class ServiceError(Exception):
-    """A refusal with a sentence for the player (what went wrong and what to do)."""
-
-    code = "refused"
-
-    def __init__(self, message: str, key: str | None = None, **params: Any) -> None:
-        super().__init__(message)
-        self.message = message
-        self.key, self.params = key, params  # a catalog sentence, so any language can word it
-
-    @classmethod
-    def said(cls, key: str, **params: Any) -> ServiceError:
-        """The refusal whose sentence is the catalog's `key` (English here; ui words it)."""
-        return cls(i18n.t(key, "en", **params), key, **params)
-
-
-class NoGameHere(ServiceError):
-    code = "no_game"
-
-
-class NotSeated(ServiceError):
-    code = "not_seated"
-
-
-class NotYourTurn(ServiceError):
-    code = "not_your_turn"
-
-
-class StaleVersion(ServiceError):
-    code = "stale"
-
-
-class LobbyError(ServiceError):
-    code = "lobby"
-
-
-class NotAllowed(ServiceError):
-    code = "not_allowed"
-
-
-class NothingToUndo(ServiceError):
-    code = "nothing_to_undo"
-
-
-class RuleBroken(ServiceError):
-    """The engine refused the action (RulesViolation or InvalidAction); `.rule_code` is its code."""
-
-    code = "rule"
-
-    def __init__(self, message: str, rule_code: str, key: str | None = None,
-                 params: dict[str, Any] | None = None) -> None:
-        super().__init__(message)
-        self.rule_code = rule_code
-        self.key, self.params = key, dict(params or {})  # the engine's sentence, as data
-
-    @classmethod
-    def said(cls, key: str, **params: Any) -> RuleBroken:
-        """Malformed input refused in the bot's own words (catalog `key`), not the engine's."""
-        return cls(i18n.t(key, "en", **params), "invalid_action", key, params)
 
 
 def ai_level(level: str) -> i18n.Msg | str:

@@ -10,8 +10,8 @@ from discord import app_commands
 
 import i18n
 from bot import sentences
+from bot.errors import RuleBroken, ServiceError
 from bot.language import reply_language
-from bot.service import RuleBroken, ServiceError
 from bot.store import StoreUnavailable
 
 log = logging.getLogger(__name__)

@@ -16,8 +16,9 @@ import engine
 import i18n
 from bot import flow, rules_text, text
 from bot.clock import ClockConfig, DurationError, clock_of, duration
+from bot.errors import NoGameHere, ServiceError
 from bot.language import FOLLOW_DISCORD, of_game, reply_language
-from bot.service import AI_LEVELS, GameService, NoGameHere, ServiceError, ai_level
+from bot.service import AI_LEVELS, GameService, ai_level
 from bot.store import GameRow
 from bot.ui import NO_MENTIONS, NotModerator, display_name, is_moderator, send
 from bot.views import DYNAMIC_ITEMS

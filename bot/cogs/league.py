@@ -24,6 +24,7 @@ from discord.ext import commands
 
 import i18n
 from bot import flow, text
+from bot.errors import ServiceError
 from bot.language import of_game, reply_language
 from bot.league import (
     AUDIT_ACTIONS,
@@ -44,7 +45,6 @@ from bot.league import (
 )
 from bot.pictures import map_file
 from bot.ratings import sparkline
-from bot.service import ServiceError
 from bot.store import GameRow
 from bot.tables import WEEKDAYS, days_text
 from bot.ui import NO_MENTIONS, display_name, is_moderator, send

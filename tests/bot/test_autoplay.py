@@ -15,7 +15,8 @@ import pytest
 import engine
 from bot.autoplay import AutoPlayer
 from bot.clock import ClockConfig, ClockRules, Scheduler
-from bot.service import GameService, LobbyError, NotAllowed, NotYourTurn, Outcome
+from bot.errors import LobbyError, NotAllowed, NotYourTurn
+from bot.service import GameService, Outcome
 from bot.store import GameStatus, Store
 
 CH = 2000

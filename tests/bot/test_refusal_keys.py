@@ -18,7 +18,7 @@ import bot.cogs.game  # noqa: F401
 import bot.cogs.league  # noqa: F401
 import bot.league  # noqa: F401
 import i18n
-from bot.service import ServiceError
+from bot.errors import ServiceError
 
 ROOT = Path(__file__).resolve().parents[2]
 ALL = sorted([*(ROOT / "bot").glob("*.py"), *(ROOT / "bot" / "cogs").glob("*.py")])

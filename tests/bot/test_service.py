@@ -11,8 +11,7 @@ import pytest
 
 import engine
 from bot import text
-from bot.service import (
-    GameService,
+from bot.errors import (
     LobbyError,
     NoGameHere,
     NotAllowed,
@@ -21,8 +20,8 @@ from bot.service import (
     NotYourTurn,
     RuleBroken,
     StaleVersion,
-    engine_name,
 )
+from bot.service import GameService, engine_name
 from bot.store import GameStatus, Store
 
 CH = 1000

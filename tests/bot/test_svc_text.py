@@ -11,7 +11,8 @@ import pytest
 import engine
 import i18n
 from bot import sentences, text
-from bot.service import GameService, LobbyError, NotAllowed, RuleBroken
+from bot.errors import LobbyError, NotAllowed, RuleBroken
+from bot.service import GameService
 from bot.store import Store
 from bot.ui import refusal_text
 from engine.errors import MESSAGES

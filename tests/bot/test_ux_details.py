@@ -10,13 +10,8 @@ import pytest
 
 import engine
 from bot import rules_text, text
-from bot.service import (
-    GameService,
-    Panel,
-    RuleBroken,
-    Target,
-    _only_placement,
-)
+from bot.errors import RuleBroken
+from bot.service import GameService, Panel, Target, _only_placement
 from bot.store import Store
 from bot.views import MAX_OPTIONS, turn_view
 
