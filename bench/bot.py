@@ -14,6 +14,17 @@ from the INTERACTION_CREATE frame to the bot's first visible reply (the callback
 after a defer the followup carrying the map). Printed separately for ordinary actions and for
 actions that end a turn (their reply carries the map picture). Target: p99 <= 100 ms.
 
+CPU per action (target: bot + picture workers <= 15 ms): the bot process and each of its
+descendants are sampled from /proc while the games run (bench/_cpu.py), split into the bot's
+main process, the picture workers for replies, the worker drawing ahead, and the AI workers
+(reported apart: AI thinking is not part of the target). Seconds spent while the games run are
+divided by the members' actions (the figure the target is stated in) and, for reference, by
+every stored action (AI players' actions included: the bot applies, stores and posts those
+too). A floor is measured in the same run: every stored game replayed in this process through
+engine.apply and Store.append (a fresh SQLite file, snapshots where the bot made them), CPU
+per action. The bot logs how many pictures it drew ahead and how many a reply then posted; the
+bench prints that hit rate.
+
 With --ai-games K, K of the games are one member against AI players (easy, normal, hard in
 turn): the AI's turns run in the bot's AI worker process while everyone else plays, and the
 members' command->reply latency is printed for those games too (AI work must not block the
@@ -39,6 +50,7 @@ ROOT = Path(__file__).resolve().parents[1]
 for extra in (ROOT, ROOT / "tests", ROOT / "tests" / "e2e"):
     sys.path.insert(0, str(extra))
 
+import _cpu  # noqa: E402
 from _cli import fail, folder  # noqa: E402
 from driver import GameDriver, StateReader, percentile  # noqa: E402
 from fakediscord import FakeDiscord  # noqa: E402
@@ -85,6 +97,65 @@ async def _game(fake: FakeDiscord, reader: StateReader, i: int, args: argparse.N
         results["ai_turns"].append(float(driver.ai_waits))
 
 
+async def _sample(tree: _cpu.TreeCPU, every: float = 1.0) -> None:
+    while True:
+        await asyncio.sleep(every)
+        await asyncio.to_thread(tree.sample)
+
+
+def _delta(start: dict[int, tuple[str, float]], end: dict[int, tuple[str, float]]
+           ) -> dict[str, float]:
+    """CPU seconds by class spent between two samples of a tree."""
+    out = dict.fromkeys(_cpu.CLASSES, 0.0)
+    for pid, (what, seconds) in end.items():
+        out[what] += seconds - start.get(pid, (what, 0.0))[1]
+    return out
+
+
+async def _floor(db: Path, tmp: str) -> tuple[int, float]:
+    """Every game stored in `db` replayed through engine.apply + Store.append into a fresh
+    SQLite file: (actions, CPU seconds of this process for them)."""
+    import engine
+    from bot.store import Store
+
+    src = await Store.open(str(db))
+    dst = await Store.open(str(Path(tmp) / "floor.db"))
+    n, cpu = 0, 0.0
+    try:
+        for (game_id,) in await src.fetchall("SELECT id FROM games WHERE version > 0"):
+            game = await src.get_game(game_id)
+            start = await src.snapshot(game_id, 0)
+            rows = await src.actions(game_id)
+            if game is None or start is None or not rows:
+                continue
+            snaps = set(await src.snapshot_seqs(game_id))
+            t = time.process_time()
+            new = await dst.create_game(guild_id=1, channel_id=game.channel_id, seed=game.seed)
+            await dst.start_game(new.id, board=game.board or "", players=game.players,
+                                 state=start)
+            state = engine.load_state(start)
+            for row in rows:
+                state = engine.apply(state, engine.parse_action(row.action)).state
+                await dst.append(new.id, row.seq, row.action, actor_id=row.actor_id,
+                                 player=row.player, events=row.events, reveals=row.reveals,
+                                 ends_turn=row.ends_turn,
+                                 snapshot=engine.dump_state(state) if row.seq in snaps else None)
+            cpu += time.process_time() - t
+            n += len(rows)
+    finally:
+        await src.close()
+        await dst.close()
+    return n, cpu
+
+
+def _ahead_stats(lines: list[str]) -> str:
+    """The bot's own account of its drawings ahead (logged at shutdown by bot.pictures)."""
+    for line in reversed(lines):
+        if "bot.pictures: drawings:" in line:
+            return line.split("bot.pictures: drawings:", 1)[1].strip()
+    return "not reported by this bot"
+
+
 async def _start_bot(fake: FakeDiscord, db: Path, args: argparse.Namespace):
     if args.inprocess:
         from bot.app import SmallWorldBot
@@ -95,7 +166,7 @@ async def _start_bot(fake: FakeDiscord, db: Path, args: argparse.Namespace):
         return SmallWorldBot(settings, guild_ready_timeout=0.1)
     env = {**os.environ, "DISCORD_TOKEN": fake.token, "DATABASE_URL": str(db),
            "DISCORD_API_BASE": fake.api_base, "DISCORD_GATEWAY": fake.gateway_url,
-           "LOG_LEVEL": "WARNING", "AI_TURN_DELAY": str(args.ai_delay)}
+           "LOG_LEVEL": "INFO", "AI_TURN_DELAY": str(args.ai_delay)}
     if args.profile:
         cmd = [sys.executable, "-m", "cProfile", "-o", args.profile, "-m", "bot"]
     else:
@@ -104,7 +175,9 @@ async def _start_bot(fake: FakeDiscord, db: Path, args: argparse.Namespace):
         env["PYTHONASYNCIODEBUG"] = "1"  # asyncio logs every callback slower than 100 ms
         return subprocess.Popen(cmd, cwd=args.bot_dir, env=env,
                                 stderr=open(args.bot_log, "wb"))  # noqa: SIM115
-    return subprocess.Popen(cmd, cwd=args.bot_dir, env=env, stderr=subprocess.PIPE)
+    # a file, not a pipe: nobody reads a pipe until the end, and a full one would block the bot
+    return subprocess.Popen(cmd, cwd=args.bot_dir, env=env,
+                            stderr=open(Path(args.tmp) / "bot.log", "wb"))  # noqa: SIM115
 
 
 async def main_async(args: argparse.Namespace) -> int:
@@ -113,9 +186,15 @@ async def main_async(args: argparse.Namespace) -> int:
     results: dict[str, list[float]] = {"action": [], "end_turn": [], "ai_action": [],
                                        "ai_end_turn": [], "ai_turns": []}
     errors: list[str] = []
+    cpu: dict[str, float] = {}
+    life: dict[str, float] = {}
+    log_lines: list[str] = []
     with tempfile.TemporaryDirectory() as tmp, fake.patch_discord():
         db = Path(tmp) / "bench.db"
+        args.tmp = tmp
         bot = await _start_bot(fake, db, args)
+        tree = _cpu.TreeCPU(bot.pid) if isinstance(bot, subprocess.Popen) and \
+            _cpu.available() else None
         if isinstance(bot, subprocess.Popen):
             await fake.wait_until(lambda: bot.poll() is not None
                                   or any(s.ready for s in fake.sessions), timeout=60,
@@ -130,20 +209,36 @@ async def main_async(args: argparse.Namespace) -> int:
             render.warm()
             ctx = fake.running(bot, drain=False)
         async with ctx, StateReader(db) as reader:
+            if tree is not None:
+                tree.sample()
+                at_start = dict(tree.seen)
+                sampler = asyncio.ensure_future(_sample(tree))
+            t_side = os.times()
             t0 = time.perf_counter()
             await asyncio.gather(*(_game(fake, reader, i, args, results, errors)
                                    for i in range(args.games)))
             wall = time.perf_counter() - t0
+            t_side = os.times().user + os.times().system - t_side.user - t_side.system
+            if tree is not None:
+                sampler.cancel()
+                tree.sample()
+                cpu = _delta(at_start, tree.seen)
+                life = tree.totals()
         if isinstance(bot, subprocess.Popen):
             bot.send_signal(signal.SIGINT)
             try:
-                _, err = await asyncio.to_thread(bot.communicate, timeout=30)
+                await asyncio.to_thread(bot.wait, timeout=30)
             except subprocess.TimeoutExpired:
                 bot.kill()
-                _, err = bot.communicate()
-            tail = (err or b"").decode(errors="replace").strip().splitlines()[-5:]
-            if any("Traceback" in line or " ERROR " in line for line in tail):
-                errors.append("bot stderr: " + " | ".join(tail))
+                bot.wait()
+            log_lines = (Path(tmp) / "bot.log").read_text(errors="replace").splitlines() \
+                if not args.bot_log else Path(args.bot_log).read_text(
+                    errors="replace").splitlines()
+            bad = [line for line in log_lines if "Traceback" in line or " ERROR " in line]
+            if bad:
+                errors.append(f"bot stderr ({len(bad)} error lines): " + " | ".join(bad[:3]))
+        n_floor, floor_cpu = await _floor(db, tmp)
+        n_stored = (await _stored_actions(db))
     await fake.stop()
     n_actions = len(results["action"]) + len(results["end_turn"])
     where = "in-process" if args.inprocess else "subprocess"
@@ -159,9 +254,17 @@ async def main_async(args: argparse.Namespace) -> int:
         print(f"    ordinary actions    {_fmt(results['ai_action'])}")
         print(f"    end turn (with map) {_fmt(results['ai_end_turn'])}")
     unanswered = fake.unanswered()
-    t = os.times()
-    print(f"  CPU seconds: players' side (fake, reads, policy) {t.user + t.system:.1f}, "
-          f"bot process {t.children_user + t.children_system:.1f}")
+    print(f"  CPU seconds while the games ran: players' side (fake, reads, policy) {t_side:.1f}")
+    if cpu:
+        _print_cpu(cpu, life, n_actions, n_stored)
+    else:
+        print("  CPU split by process: not measured (in-process run, or no /proc)")
+    if n_floor:
+        print(f"  floor (same run, this process): engine.apply + Store.append, "
+              f"{floor_cpu * 1000 / n_floor:5.2f} ms CPU per stored action "
+              f"({n_floor} actions replayed)")
+    if not args.inprocess:
+        print(f"  drawings ahead: {_ahead_stats(log_lines)}")
     print(f"  unanswered interactions: {len(unanswered)}; errors: {len(errors)}")
     for e in errors[:10]:
         print("   ", e)
@@ -170,6 +273,36 @@ async def main_async(args: argparse.Namespace) -> int:
     print(f"  target p99 <= 100 ms: {'met' if p99 <= 0.1 else 'MISSED'} "
           f"(worst p99 {p99 * 1000:.1f} ms)")
     return 1 if errors else 0
+
+
+async def _stored_actions(db: Path) -> int:
+    from bot.store import Store
+
+    store = await Store.open(str(db))
+    try:
+        return int((await store.fetchall("SELECT COUNT(*) FROM actions"))[0][0])
+    finally:
+        await store.close()
+
+
+def _print_cpu(cpu: dict[str, float], life: dict[str, float], n_actions: int,
+               n_stored: int) -> None:
+    def per(seconds: float, n: int) -> str:
+        return f"{seconds * 1000 / n:6.1f}" if n else "   n/a"
+
+    target = cpu["bot"] + cpu["pictures"] + cpu["ahead"]
+    print(f"  CPU while the games ran, ms per member action ({n_actions}) / per stored action "
+          f"({n_stored}, AI players' included), seconds:")
+    for what, label in (("bot", "bot main process"), ("pictures", "picture workers (replies)"),
+                        ("ahead", "picture worker (ahead)"), ("ai", "AI workers"),
+                        ("other", "other (resource tracker)")):
+        print(f"    {label:27s} {per(cpu[what], n_actions)} / {per(cpu[what], n_stored)}  "
+              f"({cpu[what]:6.1f} s)")
+    print(f"    {'= bot + picture workers':27s} {per(target, n_actions)} / "
+          f"{per(target, n_stored)}  ({target:6.1f} s)   target <= 15 ms per action: "
+          f"{'met' if n_actions and target * 1000 / n_actions <= 15 else 'MISSED'}")
+    print("    whole life of the bot (start-up and warm-up included): "
+          + ", ".join(f"{k} {v:.1f} s" for k, v in life.items()))
 
 
 def main(argv: list[str] | None = None) -> int:

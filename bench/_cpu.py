@@ -1,0 +1,95 @@
+"""CPU time of a process tree, read from /proc (Linux), split by process class.
+
+The bot's helpers are told apart by how they start: picture workers for replies run at the
+bot's own niceness, the worker that draws ahead at +19 (bot/pictures.py AHEAD_NICE), the AI
+workers at +10 (bot/autoplay.py AI_NICE); multiprocessing's resource tracker by its command
+line. Samples are kept per pid, so a worker that exits (or is replaced) between two samples
+still counts up to its last sample.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+PROC = Path("/proc")
+
+CLASSES = ("bot", "pictures", "ahead", "ai", "other")
+
+
+def available() -> bool:
+    return (PROC / "self" / "stat").is_file()
+
+
+def _stat(pid: int) -> tuple[int, int, float] | None:
+    """(parent pid, niceness, CPU seconds user+system) of a live process, or None."""
+    try:
+        raw = (PROC / str(pid) / "stat").read_text()
+    except OSError:
+        return None
+    # the command name (field 2) may hold spaces and parentheses: split after its last ')'
+    rest = raw[raw.rindex(")") + 2:].split()
+    ppid, utime, stime, nice = int(rest[1]), int(rest[11]), int(rest[12]), int(rest[16])
+    return ppid, nice, (utime + stime) / TICK
+
+
+def _cmdline(pid: int) -> str:
+    try:
+        return (PROC / str(pid) / "cmdline").read_bytes().replace(b"\0", b" ").decode(
+            errors="replace")
+    except OSError:
+        return ""
+
+
+def _children() -> dict[int, list[int]]:
+    kids: dict[int, list[int]] = {}
+    for entry in PROC.iterdir():
+        if entry.name.isdigit():
+            st = _stat(int(entry.name))
+            if st is not None:
+                kids.setdefault(st[0], []).append(int(entry.name))
+    return kids
+
+
+@dataclass
+class TreeCPU:
+    """CPU seconds of `root` and all its descendants, by class."""
+
+    root: int
+    seen: dict[int, tuple[str, float]] = field(default_factory=dict)  # pid -> (class, seconds)
+
+    def sample(self) -> dict[str, float]:
+        base = _stat(self.root)
+        if base is not None:
+            kids = _children()
+            todo = [self.root]
+            while todo:
+                pid = todo.pop()
+                st = base if pid == self.root else _stat(pid)
+                if st is None:
+                    continue
+                # classified anew each time: a worker lowers its priority as it starts
+                self.seen[pid] = (self._classify(pid, st[1] - base[1]), st[2])
+                todo += kids.get(pid, [])
+        return self.totals()
+
+    def _classify(self, pid: int, nice: int) -> str:
+        if pid == self.root:
+            return "bot"
+        if "resource_tracker" in _cmdline(pid):
+            return "other"
+        if nice >= 19:
+            return "ahead"
+        if nice >= 10:
+            return "ai"
+        if nice == 0:
+            return "pictures"
+        return "other"
+
+    def totals(self) -> dict[str, float]:
+        out = dict.fromkeys(CLASSES, 0.0)
+        for what, seconds in self.seen.values():
+            out[what] += seconds
+        return out
