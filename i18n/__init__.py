@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Iterator
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 CATALOG_DIR = Path(__file__).resolve().parent / "catalogs"
@@ -227,33 +227,52 @@ def plural_forms(body: str) -> dict[str, str]:
     return forms
 
 
-def format_message(message: str, lang: str, params: dict) -> str:
+@lru_cache(maxsize=8192)
+def _compiled(message: str) -> tuple[tuple[str, str, str | None, tuple[tuple[str, str], ...]],
+                                     ...]:
+    """A message parsed once: ("text", literal, None, ()) and ("arg", name, type, forms)
+    parts. Messages are a finite set (catalog templates and their plural forms), and parsing
+    them was most of what formatting cost (every reply formats dozens)."""
     out = []
     for kind, part in _parts(message):
         if kind == "text":
-            out.append(part)
+            out.append(("text", part, None, ()))
             continue
         m = _ARG.match(part)
         if not m:
             raise ValueError(f"bad argument {part!r}")
         arg, typ, rest = m.group(1), m.group(2), m.group(3)
+        if typ in ("plural", "select"):
+            forms = tuple(plural_forms(rest or "").items())
+        elif typ is None or typ in NAME_TYPES:
+            forms = ()
+        else:
+            raise ValueError(f"unknown argument type {typ!r} in {message!r}")
+        out.append(("arg", arg, typ, forms))
+    return tuple(out)
+
+
+def format_message(message: str, lang: str, params: dict) -> str:
+    out = []
+    for kind, arg, typ, form_items in _compiled(message):
+        if kind == "text":
+            out.append(arg)
+            continue
         value = params[arg]
         if typ == "plural":
-            forms = plural_forms(rest or "")
+            forms = dict(form_items)
             form = forms.get(f"={value}")
             if form is None:
                 form = forms.get(plural_category(lang, int(value)), forms["other"])
             out.append(format_message(form.replace("#", str(value)), lang, params))
         elif typ == "select":
-            forms = plural_forms(rest or "")
+            forms = dict(form_items)
             key = str(value).lower() if isinstance(value, bool) else str(value)
             out.append(format_message(forms.get(key, forms["other"]), lang, params))
         elif typ in NAME_TYPES:
             out.append(name(typ, None if value is None else str(value), lang))
-        elif typ is None:
-            out.append(value(lang) if isinstance(value, Msg) else str(value))
         else:
-            raise ValueError(f"unknown argument type {typ!r} in {message!r}")
+            out.append(value(lang) if isinstance(value, Msg) else str(value))
     return "".join(out)
 
 
