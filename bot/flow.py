@@ -372,8 +372,7 @@ async def announce(
         draw_ahead(service, outcome)
     elif any(e.get("type") == "picked" for e in outcome.events):
         draw_ahead(service, outcome, "row")  # shown again when someone next must pick
-    elif panel is not None and panel.can_end and not panel.is_defender:
-        draw_ahead(service, outcome, "maybe")
+    # while the player can still conquer, no guess: measured, 1 in 40 was ever posted
     await deliver_private(interaction, outcome)
     await notify_turn(interaction, outcome, panel, message_id)
 

@@ -6,9 +6,11 @@ Two kinds of work, kept apart so that a guess never delays a picture somebody wa
 - pictures for a reply (`map_file`, `row_file`, `final_file`) go to the drawing workers
   (RENDER_PROCESSES of them);
 - guesses (`draw_ahead`: the map and combo row the player's `end` would post) go to one more
-  worker at the lowest CPU priority, likeliest and newest first, one per channel and kind.
-  A right guess lands in the caches below and the `end` reply posts it at once; a wrong one
-  cost only idle CPU. A reply that finds its picture still being guessed races the guess.
+  worker at the lowest CPU priority, newest first, one per channel and kind, once the
+  position has stood for a moment. A right guess lands in the caches below and the `end`
+  reply posts it at once; a wrong one is CPU spent for nothing (capacity per machine), so
+  only likely guesses are made and `stats` counts what they bought. A reply that finds its
+  picture still being guessed races the guess.
 
 `python -m bot` draws in worker processes (`use_render_process`), so the event loop keeps the
 GIL and a core to itself. Tests and the in-process bench use one drawing thread for both kinds
@@ -20,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import ctypes
 import io
 import json
@@ -30,7 +33,7 @@ import signal
 import sys
 import threading
 import time
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import TYPE_CHECKING, Any
@@ -53,6 +56,40 @@ AHEAD_QUEUE = 16  # guesses kept waiting at most (the oldest are dropped)
 
 
 PR_SET_PDEATHSIG = 1  # linux/prctl.h
+
+
+class Drawings:
+    """What the drawing cost and what the guesses bought: pictures drawn for replies, and per
+    kind of guess ("end", "maybe", "row") how many were drawn ahead and how many of those a
+    reply then posted. Logged at shutdown (bench/bot.py prints it)."""
+
+    def __init__(self) -> None:
+        self.replies = 0
+        self.ahead: Counter[str] = Counter()
+        self.used: Counter[str] = Counter()
+        self.stale: Counter[str] = Counter()  # dropped undrawn: the game had moved on
+
+    def hit_rate(self, kind: str | None = None) -> float | None:
+        drawn = self.ahead[kind] if kind else sum(self.ahead.values())
+        used = self.used[kind] if kind else sum(self.used.values())
+        return used / drawn if drawn else None
+
+    def __str__(self) -> str:
+        def rate(kind: str | None = None) -> str:
+            r = self.hit_rate(kind)
+            return "-" if r is None else f"{r:.0%}"
+
+        kinds = ", ".join(f"{k} {self.used[k]}/{self.ahead[k]}" for k in sorted(self.ahead))
+        return (f"{self.replies} for replies; {sum(self.ahead.values())} ahead, "
+                f"{sum(self.used.values())} of them posted, hit rate {rate()}"
+                + (f" (posted/drawn: {kinds})" if kinds else "")
+                + f"; {sum(self.stale.values())} dropped undrawn (the game moved on)")
+
+
+stats = Drawings()
+# the kind of guess being drawn (set by the guessing task only)
+_guess_kind: contextvars.ContextVar[str | None] = contextvars.ContextVar("_guess_kind",
+                                                                          default=None)
 
 
 def _watch_parent(parent: int) -> None:
@@ -160,6 +197,8 @@ def stop_rendering(wait: bool = False) -> None:
     """Release the worker processes at shutdown (threads need nothing): queued pictures are
     dropped; with `wait`, return once every worker process has exited."""
     _WANTED.clear()
+    if stats.replies or stats.ahead:
+        log.info("drawings: %s", stats)
     for pool in {_NOW, _AHEAD}:
         if isinstance(pool, ProcessPoolExecutor):
             pool.shutdown(wait=wait, cancel_futures=True)
@@ -218,6 +257,10 @@ async def _render(name: str, state: Any, *, ahead: bool = False,
     if getattr(render, name, None) is None:
         return None
     global _waiting
+    if ahead:
+        stats.ahead[_guess_kind.get() or "?"] += 1
+    else:
+        stats.replies += 1
     waited = 0 if ahead else 1
     _waiting += waited
     loop = asyncio.get_running_loop()
@@ -255,12 +298,14 @@ class _Cache:
 
     def __init__(self, size: int) -> None:
         self.size = size
-        self.items: OrderedDict[str, tuple[asyncio.Future[bytes | None], bool]] = OrderedDict()
+        # key -> (picture, the kind of guess that drew it; None once a reply used it)
+        self.items: OrderedDict[str, tuple[asyncio.Future[bytes | None], str | None]] = \
+            OrderedDict()
 
     def _start(self, key: str, name: str, state: Any, ahead: bool,
                kwargs: dict[str, Any]) -> asyncio.Future[bytes | None]:
         fut = asyncio.ensure_future(_render(name, state, ahead=ahead, **kwargs))
-        self.items[key] = (fut, ahead)
+        self.items[key] = (fut, (_guess_kind.get() or "?") if ahead else None)
         self.items.move_to_end(key)
         while len(self.items) > self.size:
             self.items.popitem(last=False)
@@ -270,7 +315,7 @@ class _Cache:
                   **kwargs: Any) -> bytes | None:
         if key is None:
             return await _render(name, state, ahead=ahead, **kwargs)
-        fut, guessed = self.items.get(key, (None, False))
+        fut, guessed = self.items.get(key, (None, None))
         if fut is None:
             fut = self._start(key, name, state, ahead, kwargs)
         elif guessed and not ahead and not fut.done() and _AHEAD is not _NOW:
@@ -278,11 +323,15 @@ class _Cache:
             fut = self._start(key, name, state, False, kwargs)
             done, _ = await asyncio.wait({guess, fut}, return_when=asyncio.FIRST_COMPLETED)
             if guess in done and guess.result() is not None:
+                stats.used[guessed] += 1
                 return guess.result()
         else:
             self.items.move_to_end(key)
+            if guessed and not ahead:
+                stats.used[guessed] += 1  # counted once: the entry is a reply's from now on
+                self.items[key] = (fut, None)
         png = await asyncio.shield(fut)
-        if png is None and self.items.get(key, (None, False))[0] is fut:
+        if png is None and self.items.get(key, (None, None))[0] is fut:
             self.items.pop(key, None)  # failed: the next ask tries again
         return png
 
@@ -291,7 +340,7 @@ class _Cache:
 
 
 _MAPS = _Cache(128)
-_ROWS = _Cache(64)
+_ROWS = _Cache(128)  # each live game has its current row; a row stays until a pick
 
 
 def _map_key(state: Any, highlight: tuple[int, ...]) -> str | None:
@@ -350,30 +399,36 @@ async def final_file(state: Any, *, description: str | None = None,
 
 # -- guesses --------------------------------------------------------------------------------
 
-# newest last; by (channel, what): "end" / "maybe" guess the end-of-turn pictures (likely /
-# possible: the player could still conquer), "row" the new combo row
-_WANTED: OrderedDict[tuple[int, str], tuple[GameService, Outcome]] = OrderedDict()
+# Guesses pay only when a reply then posts them: a wrong one is a whole drawing of CPU for
+# nothing (bench/bot.py prints what was drawn ahead and posted). Measured there (50 games):
+# guessing after a conquest while the player could still conquer ("maybe") was posted 17
+# times of 678; guesses of a position the player left again within a moment, or drawn after
+# the game had moved on, were a good part of the other misses.
+GUESS_SETTLE = 0.5  # seconds a position must stand before it is guessed from
+# newest last; by (channel, what): "end" guesses the end-of-turn pictures, "row" the new
+# combo row; with the time the guess was asked for
+_WANTED: OrderedDict[tuple[int, str], tuple[GameService, Outcome, float]] = OrderedDict()
 _guessing: asyncio.Task[None] | None = None
 
 
 def draw_ahead(service: GameService, outcome: Outcome, what: str = "end") -> None:
     """Draw ahead, on the guessing worker, a picture a coming reply will likely post:
 
-    - "end": the current player could end their turn now; draw the map (and, if the next
-      player must pick, the combo row) their `end` would post. The engine is deterministic,
-      so a right guess is the very picture.
-    - "maybe": the same, but the player can still conquer: drawn only when no likelier
-      guess waits.
+    - "end": the current player has little left to do but end their turn; draw the map
+      (and, if the next player must pick, the combo row) their `end` would post. The engine
+      is deterministic, so a right guess is the very picture.
     - "row": a combo was just picked; draw the new row, shown when someone next must pick.
 
-    A newer guess for a channel replaces an older one of the same kind ("end" and "maybe"
-    replace each other)."""
+    A guess waits GUESS_SETTLE seconds first, and a newer guess for a channel replaces an
+    older one of the same kind: a player who redeploys in several quick steps costs one
+    drawing, not one per step. An "end" guess whose game moved on before it was drawn is
+    dropped."""
     global _guessing
+    if what not in ("end", "row"):
+        raise ValueError(f"no such guess: {what!r}")
     key = (outcome.game.channel_id, what)
     _WANTED.pop(key, None)
-    if what in ("end", "maybe"):  # the game moved on: the other guess is stale too
-        _WANTED.pop((key[0], "maybe" if what == "end" else "end"), None)
-    _WANTED[key] = (service, outcome)
+    _WANTED[key] = (service, outcome, time.monotonic())
     while len(_WANTED) > AHEAD_QUEUE:
         _WANTED.popitem(last=False)
     if _guessing is None or _guessing.done():
@@ -390,20 +445,36 @@ async def _guess_loop() -> None:
         if _AHEAD is _NOW and not render_idle():
             await asyncio.sleep(0.05)  # one drawing thread: replies first
             continue
-        likely = [k for k in _WANTED if k[1] != "maybe"]
-        key = likely[-1] if likely else next(reversed(_WANTED))  # the newest likely first
-        service, outcome = _WANTED.pop(key)
+        now = time.monotonic()
+        settled = [k for k, (_, _, asked) in _WANTED.items() if now - asked >= GUESS_SETTLE]
+        if not settled:
+            first = min(asked for _, _, asked in _WANTED.values())
+            await asyncio.sleep(max(0.01, first + GUESS_SETTLE - now))
+            continue
+        ends = [k for k in settled if k[1] == "end"]
+        key = (ends or settled)[-1]  # the newest end of turn first: it is posted soonest
+        service, outcome, _ = _WANTED.pop(key)
         await _guess(service, outcome, key[1])
+
+
+async def _moved_on(service: GameService, outcome: Outcome) -> bool:
+    """The game is no longer at the version the guess was made from."""
+    game = await service.store.open_game(outcome.game.channel_id)
+    return game is None or game.id != outcome.game.id or game.version != outcome.version
 
 
 async def _guess(service: GameService, outcome: Outcome, what: str) -> None:
     import engine
 
+    _guess_kind.set(what)
     state = outcome.state
     lang = of_game(outcome.game)
     try:
         if what == "row":
             await row_file(state, ahead=True, lang=lang)
+            return
+        if await _moved_on(service, outcome):
+            stats.stale[what] += 1
             return
         trial = engine.apply(state, engine.parse_action({"do": "end", "player": state.actor}))
         highlight = tuple(await service.turn_conquests(outcome.game.id))

@@ -1,0 +1,130 @@
+"""bot/pictures.py's policy for drawing ahead: a guess is drawn only once its position has
+stood a moment, a quick run of positions costs one drawing, a guess of a game that moved on
+is never drawn, and what the guesses bought is counted (bench/bot.py prints it)."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+
+import engine
+import render
+from bot import pictures
+from bot.service import GameService, Outcome
+from bot.store import Store
+
+REAL_MAP_PNG = render.map_png
+
+
+@pytest.fixture
+async def service() -> AsyncIterator[GameService]:
+    store = await Store.open(":memory:")
+    svc = GameService(store, rng=random.Random(1))
+    await svc.open_lobby(guild_id=1, channel_id=1, user_id=1, name="ann", seed=5)
+    await svc.join(1, 2, "bob")
+    await svc.start(1, 1)
+    try:
+        yield svc
+    finally:
+        await store.close()
+
+
+@pytest.fixture
+def drawn(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Which pictures the drawing thread drew; fresh caches and counters."""
+    pictures.use_render_thread()
+    monkeypatch.setattr(pictures, "stats", pictures.Drawings())
+    monkeypatch.setattr(pictures, "GUESS_SETTLE", 0.3)
+    calls: list[str] = []
+    for name in ("map_png", "row_png"):
+        real = getattr(render, name)
+
+        def counting(*args: Any, _real: Any = real, _name: str = name, **kwargs: Any) -> bytes:
+            calls.append(_name)
+            return _real(*args, **kwargs)
+
+        monkeypatch.setattr(render, name, counting)
+    return calls
+
+
+async def _act(svc: GameService, action: dict[str, Any]) -> Outcome:
+    loaded = await svc.view(1)
+    user = loaded.game.seat_named(loaded.state.actor).user_id
+    return await svc.act(1, user, {**action, "player": loaded.state.actor})
+
+
+async def _until_end_is_legal(svc: GameService) -> Outcome:
+    """Play (conquests first) until the player to act could end the turn and may still move
+    tokens about: the moment the bot guesses the end-of-turn map."""
+    rng = random.Random(3)
+    out = None
+    for _ in range(200):
+        loaded = await svc.view(1)
+        legal = [a.model_dump(mode="json") for a in engine.legal_actions(loaded.state)]
+        verbs = {a["do"] for a in legal}
+        if out is not None and "end" in verbs and verbs & {"deploy", "move", "abandon"} \
+                and "pick" not in verbs:
+            return out
+        busy = [a for a in legal if a["do"] in ("pick", "conquer", "deploy")]
+        action = rng.choice(busy or legal)
+        out = await _act(svc, {k: v for k, v in action.items() if k != "player"})
+    raise AssertionError("no position where the turn could end came up")
+
+
+async def _idle() -> None:
+    for _ in range(200):
+        if pictures.ahead_idle() and pictures.render_idle():
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError("the guesses never finished")
+
+
+async def test_a_settled_guess_is_drawn_once_and_the_end_reply_posts_it(
+        service: GameService, drawn: list[str]) -> None:
+    out = await _until_end_is_legal(service)
+    pictures.draw_ahead(service, out)
+    await asyncio.sleep(0.1)
+    assert drawn == []  # not before the position has stood GUESS_SETTLE
+    await _idle()
+    assert drawn.count("map_png") == 1
+    assert pictures.stats.ahead["end"] >= 1 and pictures.stats.used["end"] == 0
+
+    ended = await _act(service, {"do": "end"})
+    png = await pictures.map_png(ended.state, ended.highlight)
+    assert drawn.count("map_png") == 1  # the reply drew nothing: it posted the guess
+    assert png == REAL_MAP_PNG(ended.state, highlight=ended.highlight)  # and the right one
+    assert pictures.stats.used["end"] == 1
+    assert pictures.stats.hit_rate("end") == pytest.approx(1 / pictures.stats.ahead["end"])
+    assert "1 of them posted" in str(pictures.stats)
+
+
+async def test_quick_positions_cost_one_drawing(service: GameService,
+                                                drawn: list[str]) -> None:
+    out = await _until_end_is_legal(service)
+    for _ in range(5):  # the same channel asked again and again within the settle time
+        pictures.draw_ahead(service, out)
+        await asyncio.sleep(0.02)
+    await _idle()
+    assert drawn.count("map_png") == 1
+
+
+async def test_a_guess_of_a_game_that_moved_on_is_not_drawn(service: GameService,
+                                                           drawn: list[str]) -> None:
+    out = await _until_end_is_legal(service)
+    pictures.draw_ahead(service, out)
+    await _act(service, {"do": "end"})  # before the guess settled: it is stale now
+    await _idle()
+    assert drawn == []
+    assert pictures.stats.stale["end"] == 1
+    assert pictures.stats.ahead["end"] == 0
+
+
+async def test_only_likely_guesses_are_taken(service: GameService, drawn: list[str]) -> None:
+    out = await _until_end_is_legal(service)
+    with pytest.raises(ValueError, match="maybe"):
+        pictures.draw_ahead(service, out, "maybe")
+    assert pictures.ahead_idle()
