@@ -10,6 +10,7 @@ a missing-glyph box.
 
 from __future__ import annotations
 
+import math
 import struct
 import unicodedata
 from functools import cache, lru_cache
@@ -140,6 +141,28 @@ def width(text: str, size: int, kind: str = "bold") -> float:
     return sum(font(size, kind, i).getlength(s) for i, s in runs(text, kind))
 
 
+@lru_cache(maxsize=8192)
+def _mask(f: ImageFont.FreeTypeFont, s: str, anchor: str, mode: str,
+          start: tuple[float, float]) -> tuple[object, tuple[int, int]]:
+    """The glyph coverage of one run, as ImageDraw.text lays it out (raqm shaping and
+    rasterising were most of what a combo row cost; the same words recur in every picture)."""
+    return f.getmask2(s, mode, None, None, None, 0, anchor, 0, start, stroke_filled=True)
+
+
+def _text(d: ImageDraw.ImageDraw, xy: tuple[float, float], s: str, f: ImageFont.FreeTypeFont,
+          fill, anchor: str, stroke_width: int, stroke_fill) -> None:
+    """ImageDraw.text for one line without stroke, with the glyphs cached: the same pixels."""
+    if stroke_width or "\n" in s or d.fontmode not in ("L", "1") or fill is None:
+        d.text(xy, s, font=f, fill=fill, anchor=anchor, stroke_width=stroke_width,
+               stroke_fill=stroke_fill)
+        return
+    ink, fill_ink = d._getink(fill)
+    ink = fill_ink if ink is None else ink
+    x, y = xy
+    mask, (ox, oy) = _mask(f, s, anchor, d.fontmode, (math.modf(x)[0], math.modf(y)[0]))
+    d.draw.draw_bitmap((int(x) + ox, int(y) + oy), mask, ink)
+
+
 def draw(d: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, *, size: int,
          kind: str = "bold", fill=None, anchor: str = "la", stroke_width: int = 0,
          stroke_fill=None) -> float:
@@ -148,8 +171,7 @@ def draw(d: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, *, size: in
     x, y = xy
     if len(parts) == 1:
         i, s = parts[0]
-        d.text((x, y), s, font=font(size, kind, i), fill=fill, anchor=anchor,
-               stroke_width=stroke_width, stroke_fill=stroke_fill)
+        _text(d, (x, y), s, font(size, kind, i), fill, anchor, stroke_width, stroke_fill)
         return width(text, size, kind)
     total = width(text, size, kind)
     h, v = anchor[0], anchor[1]
@@ -158,8 +180,7 @@ def draw(d: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, *, size: in
     base = y + {"a": ascent, "m": (ascent - descent) / 2, "s": 0, "d": -descent}[v]
     for i, s in parts:
         f = font(size, kind, i)
-        d.text((x, base), s, font=f, fill=fill, anchor="ls", stroke_width=stroke_width,
-               stroke_fill=stroke_fill)
+        _text(d, (x, base), s, f, fill, "ls", stroke_width, stroke_fill)
         x += f.getlength(s)
     return total
 

@@ -42,3 +42,27 @@ def busy_state(request):
 def scenario_of():
     """The sample scenario spec of a board."""
     return scenario
+
+
+@pytest.fixture
+def drawn_strings(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Every string drawn during the test: through ImageDraw.text, or as a run that render.text
+    draws from its glyph cache (which passes ImageDraw.text by)."""
+    from PIL import ImageDraw
+
+    from render import text
+
+    seen: list[str] = []
+    original, original_run = ImageDraw.ImageDraw.text, text._text
+
+    def spy(self, xy, s, *args, **kwargs):
+        seen.append(str(s))
+        return original(self, xy, s, *args, **kwargs)
+
+    def spy_run(d, xy, s, *args):
+        seen.append(s)
+        return original_run(d, xy, s, *args)
+
+    monkeypatch.setattr(ImageDraw.ImageDraw, "text", spy)
+    monkeypatch.setattr(text, "_text", spy_run)
+    return seen

@@ -58,7 +58,7 @@ def test_final_png_only_after_the_game(scenario_of) -> None:
         render.final_png(state)
 
 
-def test_final_picture_ranks_and_notes_the_tie() -> None:
+def test_final_picture_ranks_and_notes_the_tie(drawn_strings) -> None:
     observation = {
         "players": {"ann": {}, "bob": {}, "cid": {}},
         "regions": {"1": {"owner": "ann", "race": "Orcs", "tokens": 4}},
@@ -68,21 +68,9 @@ def test_final_picture_ranks_and_notes_the_tie() -> None:
                     {"player": "cid", "total": 12, "tokens": 7, "rank": 3}],
         "winners": ["ann"],
     }
-    seen: list[str] = []
-    from PIL import ImageDraw
-
-    original = ImageDraw.ImageDraw.text
-
-    def spy(self, xy, text, *a, **k):
-        seen.append(str(text))
-        return original(self, xy, text, *a, **k)
-
-    ImageDraw.ImageDraw.text = spy
-    try:
-        im = render.draw_final(observation, {"ann": [1, 3, 5], "bob": [2, 2, 4],
-                                             "cid": [1, 1, 2]})
-    finally:
-        ImageDraw.ImageDraw.text = original
+    seen = drawn_strings
+    im = render.draw_final(observation, {"ann": [1, 3, 5], "bob": [2, 2, 4],
+                                         "cid": [1, 1, 2]})
     assert im.width >= 1000
     assert "Winner: ann" in seen
     assert "30 coins" in seen and "12 coins" in seen
@@ -102,17 +90,8 @@ def test_cli_writes_a_png(tmp_path, scenario_of) -> None:
     assert _decode(out.read_bytes()).width >= 1000
 
 
-def test_row_names_each_combo_its_tokens_cost_and_coins(busy_state, monkeypatch) -> None:
-    from PIL import ImageDraw
-
-    seen: list[str] = []
-    original = ImageDraw.ImageDraw.text
-
-    def spy(self, xy, text, *a, **k):
-        seen.append(str(text))
-        return original(self, xy, text, *a, **k)
-
-    monkeypatch.setattr(ImageDraw.ImageDraw, "text", spy)
+def test_row_names_each_combo_its_tokens_cost_and_coins(busy_state, drawn_strings) -> None:
+    seen = drawn_strings
     render.row_png(busy_state)
     row = engine.observe(busy_state, None)["row"]
     races, powers = engine.data.races(), engine.data.powers()

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from PIL import ImageDraw
 
 import engine
 import render
@@ -11,16 +10,9 @@ from render import sprites, static
 
 
 @pytest.fixture
-def drawn_text(monkeypatch):
+def drawn_text(drawn_strings):
     """Every string any ImageDraw draws during the test (caches cleared so all is redrawn)."""
-    seen: list[str] = []
-    original = ImageDraw.ImageDraw.text
-
-    def spy(self, xy, text, *args, **kwargs):
-        seen.append(str(text))
-        return original(self, xy, text, *args, **kwargs)
-
-    monkeypatch.setattr(ImageDraw.ImageDraw, "text", spy)
+    seen = drawn_strings
     for cached in (sprites.marker, sprites.region_label, sprites.piece, static.map_layer):
         cached.cache_clear()
     yield seen
