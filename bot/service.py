@@ -35,6 +35,7 @@ from bot.errors import (
 )
 from bot.language import of_game
 from bot.store import (
+    ActionRow,
     ChannelBusy,
     GameRow,
     GameStatus,
@@ -51,6 +52,7 @@ MIN_PLAYERS = 2
 MAX_PLAYERS = 5
 MAX_SKIP_STEPS = 80
 STORY_ROWS = 120  # actions read back for the living message (a turn is far shorter)
+RECENT_FIRST = 24  # actions read first when looking back over the current turn (see _recent)
 NAME_LIMIT = 24
 AI_LEVELS = ("easy", "normal", "hard")
 TIMEOUT_LEVEL = "normal"  # the AI that plays a timed-out turn or an away seat
@@ -651,10 +653,15 @@ class GameService:
 
     async def _turn_conquests(self, game_id: int) -> tuple[int, ...]:
         """Regions conquered during the turn that ended with the latest action."""
-        rows = await self.store.recent_actions(game_id, 200)
+        def turn_begins(i: int, row: ActionRow) -> bool:
+            return i > 0 and row.ends_turn and any(e.get("type") == "turn_ended"
+                                                   for e in row.events)
+
+        rows = await self._recent(game_id, 200, lambda rows: any(
+            turn_begins(i, row) for i, row in enumerate(reversed(rows))))
         regions: list[int] = []
         for i, row in enumerate(reversed(rows)):
-            if i > 0 and row.ends_turn and any(e.get("type") == "turn_ended" for e in row.events):
+            if turn_begins(i, row):
                 break
             regions += [e["region"] for e in row.events
                         if e.get("type") == "conquered" and isinstance(e.get("region"), int)]
@@ -672,12 +679,27 @@ class GameService:
     async def _n_undoable(self, loaded: Loaded, seat: Seat) -> int:
         if loaded.state.finished or loaded.state.actor != seat.name:
             return 0
+        def stops(row: ActionRow) -> bool:
+            return row.player != seat.name or row.reveals or row.ends_turn
+
         n = 0
-        for row in reversed(await self.store.recent_actions(loaded.game.id, 100)):
-            if row.player != seat.name or row.reveals or row.ends_turn:
+        for row in reversed(await self._recent(loaded.game.id, 100,
+                                               lambda rows: any(map(stops, rows)))):
+            if stops(row):
                 break
             n += 1
         return n
+
+    async def _recent(self, game_id: int, limit: int,
+                      enough: Callable[[list[ActionRow]], bool]) -> list[ActionRow]:
+        """The latest `limit` actions, or fewer when the latest RECENT_FIRST of them already
+        answer the question (`enough`): the current turn is nearly always within them, and
+        decoding up to `limit` rows for every reply was a large part of the bot's CPU."""
+        first = min(limit, RECENT_FIRST)
+        rows = await self.store.recent_actions(game_id, first)
+        if len(rows) < first or first == limit or enough(rows):
+            return rows
+        return await self.store.recent_actions(game_id, limit)
 
     async def undo(
         self, channel_id: int, user_id: int, *, steps: int = 1, version: int | None = None
@@ -1343,12 +1365,21 @@ class GameService:
 
         `finished` tells the turns that ended in actions `since`.. (empty when none did), up
         to and including the last end of a turn; `live` is what happened after that."""
-        rows = await self.store.recent_actions(game_id, STORY_ROWS)
-        events: list[tuple[int, dict[str, Any]]] = []
-        for row in rows:
-            events += [(row.seq, e) for e in engine.public_events(row.events)]
-        ends = [i for i, (_, e) in enumerate(events) if e.get("type") in ("turn_ended",
-                                                                         "game_over")]
+        def story(rows: list[ActionRow]) -> tuple[list[tuple[int, dict[str, Any]]], list[int]]:
+            events: list[tuple[int, dict[str, Any]]] = []
+            for row in rows:
+                events += [(row.seq, e) for e in engine.public_events(row.events)]
+            return events, [i for i, (_, e) in enumerate(events)
+                            if e.get("type") in ("turn_ended", "game_over")]
+
+        def enough(rows: list[ActionRow]) -> bool:
+            # the same answer as from STORY_ROWS rows: an end of a turn is in the window,
+            # and, when the finished part is asked for, one before `since` too
+            events, ends = story(rows)
+            return bool(ends) and (since <= 0 or any(events[i][0] < since for i in ends)
+                                   or events[ends[-1]][0] < since)
+
+        events, ends = story(await self._recent(game_id, STORY_ROWS, enough))
         if not ends:
             return [], text.describe_events((e for _, e in events), lang)
         last = ends[-1]
