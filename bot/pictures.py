@@ -53,6 +53,11 @@ _now_workers = 1
 _waiting = 0  # pictures somebody waits for, queued or being drawn
 AHEAD_NICE = 19  # the guessing process's niceness (higher: less CPU when the machine is busy)
 AHEAD_QUEUE = 16  # guesses kept waiting at most (the oldest are dropped)
+# a kind of guess is drawn while at least this share of its recent drawings were posted: at
+# most one drawing wasted for every three that save a reply its drawing (a guess is CPU taken
+# from capacity; only a posted one gives it back)
+AHEAD_MIN_HIT = 0.75
+AHEAD_PROBE = 4  # below that, one guess in this many is still drawn, to see if it pays again
 
 
 PR_SET_PDEATHSIG = 1  # linux/prctl.h
@@ -60,14 +65,43 @@ PR_SET_PDEATHSIG = 1  # linux/prctl.h
 
 class Drawings:
     """What the drawing cost and what the guesses bought: pictures drawn for replies, and per
-    kind of guess ("end", "maybe", "row") how many were drawn ahead and how many of those a
-    reply then posted. Logged at shutdown (bench/bot.py prints it)."""
+    kind of guess ("end", "row") how many were drawn ahead and how many of those a reply then
+    posted. Logged at shutdown (bench/bot.py prints it).
+
+    `pays(kind)` is the guessing policy's evidence: the share of that kind's recent guesses
+    that were posted (counts that fade by RECENT_DECAY per guess drawn), at least
+    AHEAD_MIN_HIT, or too few guesses yet to tell."""
+
+    RECENT_DECAY = 0.97  # about the last 30 guesses of a kind count
+    LEARNING = 8.0  # guesses (faded) before their hit rate is trusted
 
     def __init__(self) -> None:
         self.replies = 0
         self.ahead: Counter[str] = Counter()
         self.used: Counter[str] = Counter()
         self.stale: Counter[str] = Counter()  # dropped undrawn: the game had moved on
+        self.held: Counter[str] = Counter()  # not drawn: that kind did not pay lately
+        self.recent_ahead: dict[str, float] = {}
+        self.recent_used: dict[str, float] = {}
+
+    def drew_ahead(self, kind: str) -> None:
+        self.ahead[kind] += 1
+        self.recent_ahead[kind] = self.recent_ahead.get(kind, 0.0) * self.RECENT_DECAY + 1
+        self.recent_used[kind] = self.recent_used.get(kind, 0.0) * self.RECENT_DECAY
+
+    def posted(self, kind: str) -> None:
+        self.used[kind] += 1
+        self.recent_used[kind] = self.recent_used.get(kind, 0.0) + 1
+
+    def recent_hit_rate(self, kind: str) -> float | None:
+        drawn = self.recent_ahead.get(kind, 0.0)
+        if drawn < self.LEARNING:
+            return None
+        return min(1.0, self.recent_used.get(kind, 0.0) / drawn)
+
+    def pays(self, kind: str) -> bool:
+        rate = self.recent_hit_rate(kind)
+        return rate is None or rate >= AHEAD_MIN_HIT
 
     def hit_rate(self, kind: str | None = None) -> float | None:
         drawn = self.ahead[kind] if kind else sum(self.ahead.values())
@@ -83,7 +117,8 @@ class Drawings:
         return (f"{self.replies} for replies; {sum(self.ahead.values())} ahead, "
                 f"{sum(self.used.values())} of them posted, hit rate {rate()}"
                 + (f" (posted/drawn: {kinds})" if kinds else "")
-                + f"; {sum(self.stale.values())} dropped undrawn (the game moved on)")
+                + f"; {sum(self.stale.values())} dropped undrawn (the game moved on), "
+                f"{sum(self.held.values())} held back (guessing did not pay lately)")
 
 
 stats = Drawings()
@@ -258,7 +293,7 @@ async def _render(name: str, state: Any, *, ahead: bool = False,
         return None
     global _waiting
     if ahead:
-        stats.ahead[_guess_kind.get() or "?"] += 1
+        stats.drew_ahead(_guess_kind.get() or "?")
     else:
         stats.replies += 1
     waited = 0 if ahead else 1
@@ -323,12 +358,12 @@ class _Cache:
             fut = self._start(key, name, state, False, kwargs)
             done, _ = await asyncio.wait({guess, fut}, return_when=asyncio.FIRST_COMPLETED)
             if guess in done and guess.result() is not None:
-                stats.used[guessed] += 1
+                stats.posted(guessed)
                 return guess.result()
         else:
             self.items.move_to_end(key)
             if guessed and not ahead:
-                stats.used[guessed] += 1  # counted once: the entry is a reply's from now on
+                stats.posted(guessed)  # counted once: the entry is a reply's from now on
                 self.items[key] = (fut, None)
         png = await asyncio.shield(fut)
         if png is None and self.items.get(key, (None, None))[0] is fut:
@@ -457,6 +492,14 @@ async def _guess_loop() -> None:
         await _guess(service, outcome, key[1])
 
 
+def _worth_it(what: str) -> bool:
+    """Draw this guess? Yes while its kind pays (`Drawings.pays`); else one in AHEAD_PROBE."""
+    if stats.pays(what):
+        return True
+    stats.held[what] += 1
+    return stats.held[what] % AHEAD_PROBE == 0
+
+
 async def _moved_on(service: GameService, outcome: Outcome) -> bool:
     """The game is no longer at the version the guess was made from."""
     game = await service.store.open_game(outcome.game.channel_id)
@@ -471,10 +514,13 @@ async def _guess(service: GameService, outcome: Outcome, what: str) -> None:
     lang = of_game(outcome.game)
     try:
         if what == "row":
-            await row_file(state, ahead=True, lang=lang)
+            if _worth_it(what):
+                await row_file(state, ahead=True, lang=lang)
             return
         if await _moved_on(service, outcome):
             stats.stale[what] += 1
+            return
+        if not _worth_it(what):
             return
         trial = engine.apply(state, engine.parse_action({"do": "end", "player": state.actor}))
         highlight = tuple(await service.turn_conquests(outcome.game.id))

@@ -128,3 +128,37 @@ async def test_only_likely_guesses_are_taken(service: GameService, drawn: list[s
     with pytest.raises(ValueError, match="maybe"):
         pictures.draw_ahead(service, out, "maybe")
     assert pictures.ahead_idle()
+
+
+def test_a_kind_pays_while_most_of_its_recent_guesses_are_posted() -> None:
+    d = pictures.Drawings()
+    assert d.pays("end")  # nothing known yet: guess
+    for _ in range(10):
+        d.drew_ahead("end")
+    assert d.recent_hit_rate("end") == 0 and not d.pays("end")
+    for _ in range(40):  # lately nearly every guess was posted
+        d.drew_ahead("end")
+        d.posted("end")
+    assert d.recent_hit_rate("end") > pictures.AHEAD_MIN_HIT and d.pays("end")
+    for _ in range(40):  # then one in two
+        d.drew_ahead("end")
+        if _ % 2:
+            d.posted("end")
+    assert not d.pays("end") and d.pays("row")
+    assert d.hit_rate("end") == pytest.approx(60 / 90)
+
+
+async def test_a_kind_that_does_not_pay_is_held_back_but_probed(
+        service: GameService, drawn: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    for _ in range(20):
+        pictures.stats.drew_ahead("end")  # 20 guesses lately, none posted
+    pictures.stats.ahead.clear()
+    out = await _until_end_is_legal(service)
+    pictures.draw_ahead(service, out)
+    await _idle()
+    assert drawn == [] and pictures.stats.held["end"] == 1
+
+    monkeypatch.setattr(pictures, "AHEAD_PROBE", 1)  # every held guess is a probe
+    pictures.draw_ahead(service, out)
+    await _idle()
+    assert drawn.count("map_png") == 1 and pictures.stats.ahead["end"] == len(drawn)

@@ -21,6 +21,8 @@ async def test_end_turn_map_drawn_ahead_is_the_right_picture(
 ) -> None:
     fake = fake_discord
     db = tmp_path / "ahead.db"
+    # guessing is judged by what it bought lately: start this bot with no history
+    monkeypatch.setattr(pictures, "stats", pictures.Drawings())
     users = users_for(fake, 3)
     async with fake.running(make_bot(fake, db)) as bot, StateReader(db) as reader:
         await bot.wait_until_ready()
