@@ -11,9 +11,11 @@ from . import sprites, theme
 from .geometry import read_cache, write_cache
 from .static import layer_cache_name, map_layer
 
-# zlib level for the map: 3 encodes in half the time of 6 for ~15% more bytes (5p map ~220 KB,
-# far under Discord's limits); encoding is most of a map's cost (bench/render.py).
-COMPRESS_LEVEL = 3
+# zlib level for the pictures: 3 encodes in half the time of 6 for ~15% more bytes, and 1 in
+# 3/4 of the time of 3 for ~9% more (5p map ~240 KB, far under Discord's limits; PNG is
+# lossless, so the picture is the same). Encoding is most of a map's cost (bench/render.py),
+# and a map is drawn for every turn: CPU per action is what limits a machine (issue #11).
+COMPRESS_LEVEL = 1
 CARD_COLOURS = 128  # the row and final cards: flat fills and text, few colours needed
 Colour = tuple[int, int, int]
 

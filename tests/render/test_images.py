@@ -29,6 +29,17 @@ def test_map_png_size_and_budget(busy_state) -> None:
     assert len(png) <= 600 * 1024
 
 
+def test_map_png_is_the_drawn_picture_exactly(busy_state) -> None:
+    """The fast zlib level changes bytes, never pixels: what Discord shows is the drawing."""
+    from render import encode
+    from render.mapview import draw_map
+
+    drawn = encode.to_palette(draw_map(busy_state.board, engine.observe(busy_state, None)),
+                              busy_state.board.id)
+    shown = _decode(render.map_png(busy_state))
+    assert shown.convert("RGB").tobytes() == drawn.convert("RGB").tobytes()
+
+
 def test_static_layer_is_drawn_once_per_board(busy_state) -> None:
     board_id = busy_state.board.id
     assert static.map_layer(board_id) is static.map_layer(board_id)
