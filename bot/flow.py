@@ -364,11 +364,12 @@ async def announce(
         _shown.pop(outcome.game.id, None)
     if panel is not None and panel.auto:
         pass  # the AI plays next: nobody's end of turn to draw ahead
-    elif (panel is not None and panel.can_end and not panel.is_defender
+    elif (panel is not None and panel.can_end and not panel.is_defender and not panel.hand
             and (panel.stage == "redeploy" or not panel.targets)):
         # little else to do but end: draw the map (and row) that `end` would post. Guessing
         # after every conquest too was measured worse (bench/bot.py): twice the CPU, and the
-        # right guesses waited behind the wrong ones.
+        # right guesses waited behind the wrong ones. With tokens in hand the player deploys
+        # them first (End asks before leaving them), so no guess then.
         draw_ahead(service, outcome)
     elif any(e.get("type") == "picked" for e in outcome.events):
         draw_ahead(service, outcome, "row")  # shown again when someone next must pick

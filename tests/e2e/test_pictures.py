@@ -29,7 +29,7 @@ async def test_end_turn_map_drawn_ahead_is_the_right_picture(
         driver = GameDriver(fake, fake.channel, users, reader, seed=2, mode="panel",
                             check_pictures=True)
         await driver.open_game()
-        hits = 0
+        hits = held = 0
         for _ in range(400):
             loaded = await driver.loaded()
             if loaded.state.finished:
@@ -38,7 +38,8 @@ async def test_end_turn_map_drawn_ahead_is_the_right_picture(
             verbs = {a.model_dump(mode="json")["do"] for a in engine.legal_actions(loaded.state)}
             last = driver.sent[-1].action["do"] if driver.sent else None
             if (obs["stage"] == "redeploy" and "end" in verbs and last in ("deploy", "move")
-                    and loaded.state.actor == obs["current"]):
+                    and loaded.state.actor == obs["current"]
+                    and not obs["players"][loaded.state.actor]["hand"]):
                 # the redeployment's reply went out; the bot draws the end-of-turn map now
                 await fake.wait_until(lambda: pictures.ahead_idle() and pictures.render_idle(),
                                       timeout=10, what="the map drawn ahead")
@@ -57,11 +58,22 @@ async def test_end_turn_map_drawn_ahead_is_the_right_picture(
                 after = await driver.loaded()
                 await driver._check_pictures(loaded, after, sent)  # and it is the right one
                 hits += 1
-                if hits >= 3:
+                if hits >= 3 and held:
                     break
+            elif (obs["stage"] == "redeploy" and "end" in verbs and last in ("deploy", "move")
+                    and loaded.state.actor == obs["current"] and held < 2):
+                # tokens still in hand: the player deploys them next, nothing is guessed
+                before = pictures.stats.ahead["end"]
+                await asyncio.sleep(pictures.GUESS_SETTLE + 0.3)
+                await fake.wait_until(lambda: pictures.ahead_idle() and pictures.render_idle(),
+                                      timeout=10, what="no guess")
+                assert pictures.stats.ahead["end"] == before
+                held += 1
+                await driver.step()
             else:
                 await driver.step()
         assert hits >= 3, "no redeploy-then-end turns came up"
+        assert held, "no redeploy with tokens in hand came up"
         assert driver.picture_checks >= hits
     assert not fake.client_errors
 
