@@ -54,9 +54,11 @@ _waiting = 0  # pictures somebody waits for, queued or being drawn
 AHEAD_NICE = 19  # the guessing process's niceness (higher: less CPU when the machine is busy)
 AHEAD_QUEUE = 16  # guesses kept waiting at most (the oldest are dropped)
 # a kind of guess is drawn while at least this share of its recent drawings were posted: at
-# most one drawing wasted for every three that save a reply its drawing (a guess is CPU taken
-# from capacity; only a posted one gives it back)
-AHEAD_MIN_HIT = 0.75
+# most one drawing wasted for every one that saves a reply its drawing (a guess is CPU taken
+# from capacity; only a posted one gives it back, and makes that end of turn fast). Measured
+# in bench/bot.py: at 3/4, guessing stopped (about 60% were posted) and the CPU per action
+# fell by ~3 ms, but the end-of-turn replies waited for their maps: p50 14 -> 80 ms.
+AHEAD_MIN_HIT = 0.5
 AHEAD_PROBE = 4  # below that, one guess in this many is still drawn, to see if it pays again
 
 
