@@ -863,7 +863,7 @@ class LeagueService:
             raise LeagueError.said("league.err.already_void", game=game_id)
         if game.status.is_open:
             raise LeagueError.said("league.err.still_open", game=game_id,
-                                   status=game.status.value)
+                                   status=i18n.Msg(f"league.status.{game.status.value}"))
         await self.store.set_league_result(game_id, placings=None,
                                            recorded_at=flags[3] or iso(self.now()),
                                            voided_at=iso(self.now()), awarded=bool(flags[5]))

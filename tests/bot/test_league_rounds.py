@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+import i18n
 from bot.league import LeagueError, LeagueService, NotRegistered
 from bot.service import GameService
 from bot.standings import build_table
@@ -221,6 +222,10 @@ async def test_void_award_reopen_with_audit(store, leagues, games, clock) -> Non
     await games.join(CHANNELS[0], 2, "user2")
     await games.join(CHANNELS[0], 3, "user3")
     await games.start(CHANNELS[0], 1)
+    with pytest.raises(LeagueError) as running:  # not yet over: its state is worded
+        await leagues.void(lg, MOD, game.id, "too early")
+    assert "still being played" in running.value.message and "/sw-mod end" in running.value.message
+    assert "folyamatban van" in i18n.t(running.value.key, "hu", **running.value.params)
     await _play_out(games, CHANNELS[0])
     played = await leagues.standings(lg)
     assert played.games == 1
