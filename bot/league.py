@@ -19,6 +19,7 @@ Elo) are rated the same way, from the same stored rankings.
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -191,6 +192,12 @@ class TableBegun:
     cancelled: bool  # too few players left to start
 
 
+# reopen()'s outcome (English, also what the cog maps to its reply) -> the audit detail's key
+REOPEN_DETAIL = {"counts again": "league.audit.counts_again",
+                 "counts again with the result it was played to": "league.audit.counts_played",
+                 "has no result again": "league.audit.no_result"}
+
+
 @dataclass(frozen=True, slots=True)
 class AuditEntry:
     id: int
@@ -199,8 +206,35 @@ class AuditEntry:
     actor_id: int | None
     action: str
     reason: str
-    detail: str
+    detail: str  # plain text (settings, channel, rounds), or a worded detail: see audit_detail
     at: str
+
+    def detail_in(self, lang: str = i18n.DEFAULT) -> str:
+        """The detail in `lang` (a worded one), or as it was stored (plain data)."""
+        return detail_text(self.detail, lang)
+
+
+def audit_detail(key: str, **params: Any) -> str:
+    """A detail stored as its catalog key and params, so the audit log reads in each
+    moderator's language (and in English in exports)."""
+    return json.dumps({"key": key, "params": params}, ensure_ascii=False, sort_keys=True)
+
+
+def detail_text(stored: str, lang: str = i18n.DEFAULT) -> str:
+    if not stored.startswith('{"key"'):
+        return stored
+    try:
+        doc = json.loads(stored)
+        params = dict(doc["params"])
+        if "tables" in params:  # a round's tables: each worded on its own
+            params["tables"] = "; ".join(i18n.t("league.audit.table", lang, **t)
+                                         for t in params["tables"])
+        for name in ("what",):
+            if isinstance(params.get(name), str) and i18n.has(params[name]):
+                params[name] = i18n.t(params[name], lang, **params)
+        return i18n.t(doc["key"], lang, **params)
+    except (ValueError, KeyError, TypeError):
+        return stored
 
 
 def clean_name(raw: str, what: str) -> str:
@@ -738,10 +772,10 @@ class LeagueService:
         out = tuple(RoundTable(i, gid, ch, t.players, t.ai_seats)
                     for i, (gid, t, ch) in enumerate(zip(ids, plan.tables, free, strict=False), 1))
         await self.audit(league, by=by, action="round start", season=season,
-                         detail=f"round {number}: " + "; ".join(
-                             f"table {t.number} <#{t.channel_id}> "
-                             + " ".join(f"<@{u}>" for u in t.players)
-                             + (f" +{t.ai_seats} AI" if t.ai_seats else "") for t in out))
+                         detail=audit_detail("league.audit.round_start", number=number, tables=[
+                             {"n": t.number, "channel": t.channel_id,
+                              "players": " ".join(f"<@{u}>" for u in t.players),
+                              "ai": t.ai_seats} for t in out]))
         return RoundStarted(league, season, number, round_id, start_by, deadline, out,
                             plan.benched, tuple(sitting), tuple(away))
 
@@ -829,16 +863,19 @@ class LeagueService:
             if cancelled:
                 await self.store.set_status(game.id, GameStatus.ENDED)
             for uid, sub in no_shows:
-                what = (f"replaced by <@{sub}>" if sub else "replaced by an AI seat"
-                        if conf.allow_ai else "table plays without them")
+                what = ("league.audit.replaced_by" if sub else "league.audit.replaced_ai"
+                        if conf.allow_ai else "league.audit.plays_without")
                 await self.audit(league, by=by, action="no-show", season=season,
                                  game_id=game.id,
-                                 detail=f"round {number} table {table_no}: <@{uid}> "
-                                        f"({names.get(uid, uid)}) {what}")
+                                 detail=audit_detail("league.audit.no_show", number=number,
+                                                     table=table_no, user=uid,
+                                                     name=str(names.get(uid, uid)),
+                                                     what=what, sub=sub or 0))
             if cancelled:
                 await self.audit(league, by=by, action="table cancelled", season=season,
                                  game_id=game.id,
-                                 detail=f"round {number} table {table_no}: too few players")
+                                 detail=audit_detail("league.audit.cancelled", number=number,
+                                                     table=table_no))
             out.append(TableBegun(table_no, game, tuple(no_shows), tuple(ai), cancelled))
         return number, out
 
@@ -937,7 +974,7 @@ class LeagueService:
                                                voided_at=None, awarded=False)
             what = "has no result again"
         await self.audit(league, by=by, action="reopen", reason=reason, season=season,
-                         game_id=game_id, detail=what)
+                         game_id=game_id, detail=audit_detail(REOPEN_DETAIL[what]))
         return what
 
     # -- export and summary --------------------------------------------------------------

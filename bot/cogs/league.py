@@ -245,7 +245,7 @@ def audit_text(league: League, entries: list[AuditEntry], lang: str = i18n.DEFAU
         who = f"<@{e.actor_id}>" if e.actor_id else i18n.t("league.audit.bot", lang)
         game = " " + i18n.t("league.audit.game", lang, game=e.game_id) if e.game_id else ""
         why = " — " + i18n.t("league.audit.why", lang, reason=e.reason) if e.reason else ""
-        detail = f": {e.detail}" if e.detail else ""
+        detail = f": {e.detail_in(lang)}" if e.detail else ""
         action = i18n.commands(lang)["choices"].get(e.action, e.action)
         lines.append(f"`{e.at[:16].replace('T', ' ')}` {who} **{action}**{game}{detail}{why}")
     return "\n".join(text.clip_lines(lines, MESSAGE_ROOM))

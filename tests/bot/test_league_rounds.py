@@ -94,6 +94,9 @@ async def test_round_start_opens_a_lobby_per_table(store, leagues, clock) -> Non
         await leagues.start_round(lg, MOD, guild_id=GUILD, seed=lambda: 1)
     audit = await leagues.audit_log(lg)
     assert audit[0].action == "round start" and audit[0].actor_id == MOD
+    said = {lang: audit[0].detail_in(lang) for lang in ("en", "hu")}
+    assert said["en"].startswith(f"round {r.number}: table 1 <#")
+    assert said["hu"].startswith(f"{r.number}. forduló: 1. asztal <#")
 
 
 async def test_round_needs_enough_channels_and_players(store, leagues) -> None:
@@ -160,8 +163,10 @@ async def test_no_show_replaced_by_substitute_and_only_the_table_joins(
     with pytest.raises(LeagueError, match="No round is waiting"):
         await leagues.begin_round(lg, MOD, force=True)
     noshow = [e for e in await leagues.audit_log(lg) if e.action == "no-show"]
-    assert len(noshow) == 1 and f"<@{absent}>" in noshow[0].detail and noshow[0].actor_id is None
-    assert f"<@{SUB}>" in noshow[0].detail
+    said = noshow[0].detail_in("en")
+    assert len(noshow) == 1 and f"<@{absent}>" in said and noshow[0].actor_id is None
+    assert f"replaced by <@{SUB}>" in said
+    assert f"helyére lépett: <@{SUB}>" in noshow[0].detail_in("hu")  # each moderator's words
 
 
 async def test_no_show_without_substitute_gets_an_ai_seat_or_shrinks(store, leagues, clock
