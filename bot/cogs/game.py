@@ -430,9 +430,12 @@ class Game(commands.Cog):
                        file=discord.File(io.BytesIO(data), filename=name),
                        ephemeral=not public, allowed_mentions=NO_MENTIONS)
             return
-        lang = None if public else await reply_language(interaction)
+        if public:  # the channel reads it: the game's language, its note included
+            lang = of_game((await self.service.last_view(_channel(interaction))).game)
+        else:
+            lang = await reply_language(interaction)
         lines = await self.service.history(_channel(interaction), count, lang)
-        await send(interaction, flow._clip(lines, newest=True, lang=lang or "en"),
+        await send(interaction, flow._clip(lines, newest=True, lang=lang),
                    ephemeral=not public, allowed_mentions=NO_MENTIONS)
 
     @sw.command(name="score", description="Your coins (only you see them)")
