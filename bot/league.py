@@ -689,10 +689,12 @@ class LeagueService:
             raise NotRegistered.said("league.err.not_registered", season=season.name)
         return season
 
-    async def set_days(self, league: League, user_id: int, text: str) -> frozenset[int]:
+    async def set_days(self, league: League, user_id: int, text: str,
+                       lang: str = i18n.DEFAULT) -> frozenset[int]:
+        """The member's weekdays, named in English or in `lang` (the reader's language)."""
         season = await self._own_registration(league, user_id)
         try:
-            days = tables.parse_days(text)
+            days = tables.parse_days(text, lang)
         except ValueError as exc:
             raise LeagueError.said("league.err.bad_day", day=repr(str(exc))) from None
         await self.store.set_registration_prefs(

@@ -22,6 +22,8 @@ import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+import i18n
+
 MIN_TABLE = 3
 MAX_TABLE = 5
 REPEAT_WEIGHT = 1000.0
@@ -144,16 +146,22 @@ def form_tables(candidates: Sequence[Candidate], *, met: Mapping[tuple[int, int]
 WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 
 
-def parse_days(text: str) -> frozenset[int]:
-    """'mon wed sat' / 'Mon,Tue' / 'any' -> weekday numbers (Monday 0); ValueError on junk."""
-    words = [w for w in text.replace(",", " ").lower().split() if w]
-    if not words or words == ["any"]:
+def parse_days(text: str, lang: str = "en") -> frozenset[int]:
+    """'mon wed sat' / 'Mon,Tue' / 'any', or the weekday names of `lang` ('H Sze Szo',
+    'bármelyik nap') -> weekday numbers (Monday 0); ValueError naming the first unknown word."""
+    whole = " ".join(text.replace(",", " ").lower().split())
+    if not whole or whole in ("any", i18n.t("league.any_day", lang).lower()):
         return frozenset(range(7))
+    local = {i18n.t(f"league.day.{d}", lang).lower().rstrip("."): i
+             for i, d in enumerate(WEEKDAYS)}
     days = set()
-    for w in words:
-        if len(w) < 3 or w[:3] not in WEEKDAYS:
+    for w in whole.split():
+        if w.rstrip(".") in local:
+            days.add(local[w.rstrip(".")])
+        elif len(w) >= 3 and w[:3] in WEEKDAYS:
+            days.add(WEEKDAYS.index(w[:3]))
+        else:
             raise ValueError(w)
-        days.add(WEEKDAYS.index(w[:3]))
     return frozenset(days)
 
 

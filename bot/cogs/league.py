@@ -752,8 +752,8 @@ class LeagueCog(commands.Cog):
                            days: app_commands.Range[str, 1, 60], league: str | None = None
                            ) -> None:
         lg = await self._league(interaction, league)
-        got = await self.leagues.set_days(lg, interaction.user.id, days)
         lang = await reply_language(interaction)
+        got = await self.leagues.set_days(lg, interaction.user.id, days, lang)
         await send(interaction, i18n.t("league.available", lang, days=_days(got, lang),
                                        league=lg.name), ephemeral=True)
 
