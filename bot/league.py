@@ -198,6 +198,12 @@ REOPEN_DETAIL = {"counts again": "league.audit.counts_again",
                  "has no result again": "league.audit.no_result"}
 
 
+def day_names(lang: str) -> dict[str, int]:
+    """`lang`'s weekday names as /league availability reads them -> weekday (Monday 0)."""
+    return {i18n.t(f"league.day.{d}", lang).lower().rstrip("."): i
+            for i, d in enumerate(tables.WEEKDAYS)}
+
+
 @dataclass(frozen=True, slots=True)
 class AuditEntry:
     id: int
@@ -694,7 +700,7 @@ class LeagueService:
         """The member's weekdays, named in English or in `lang` (the reader's language)."""
         season = await self._own_registration(league, user_id)
         try:
-            days = tables.parse_days(text, lang)
+            days = tables.parse_days(text, day_names(lang), [i18n.t("league.any_day", lang)])
         except ValueError as exc:
             raise LeagueError.said("league.err.bad_day", day=repr(str(exc))) from None
         await self.store.set_registration_prefs(

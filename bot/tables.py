@@ -19,10 +19,8 @@ Output: tables of 3–5 seats and the players benched (only when nobody can be s
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-
-import i18n
 
 MIN_TABLE = 3
 MAX_TABLE = 5
@@ -146,14 +144,15 @@ def form_tables(candidates: Sequence[Candidate], *, met: Mapping[tuple[int, int]
 WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 
 
-def parse_days(text: str, lang: str = "en") -> frozenset[int]:
-    """'mon wed sat' / 'Mon,Tue' / 'any', or the weekday names of `lang` ('H Sze Szo',
-    'bármelyik nap') -> weekday numbers (Monday 0); ValueError naming the first unknown word."""
+def parse_days(text: str, local: Mapping[str, int] | None = None,
+               any_words: Iterable[str] = ()) -> frozenset[int]:
+    """'mon wed sat' / 'Mon,Tue' / 'any' -> weekday numbers (Monday 0); `local` adds a
+    language's own names (lower case, no final dot -> weekday) and `any_words` its "any day".
+    ValueError naming the first unknown word."""
     whole = " ".join(text.replace(",", " ").lower().split())
-    if not whole or whole in ("any", i18n.t("league.any_day", lang).lower()):
+    if not whole or whole == "any" or whole in {w.lower() for w in any_words}:
         return frozenset(range(7))
-    local = {i18n.t(f"league.day.{d}", lang).lower().rstrip("."): i
-             for i, d in enumerate(WEEKDAYS)}
+    local = local or {}
     days = set()
     for w in whole.split():
         if w.rstrip(".") in local:

@@ -9,6 +9,7 @@ import random
 import pytest
 from openskill.models import PlackettLuce
 
+import i18n
 from bot.league import (
     League,
     LeagueError,
@@ -397,3 +398,14 @@ async def test_embed_and_texts(store: Store, leagues: LeagueService) -> None:
     assert "6 points" in text and "σ " in text
     nobody = rating_text(await leagues.rating(lg, DAN), SimpleNamespace(mention="<@4>"))
     assert "no finished game yet" in nobody
+
+
+def test_weekday_names_of_every_language_are_read() -> None:
+    from bot.league import day_names
+    from bot.tables import parse_days
+    for lang in i18n.LANGUAGES:
+        names = day_names(lang)
+        assert sorted(names.values()) == list(range(7)), lang  # seven distinct names
+        said = " ".join(i18n.t(f"league.day.{d}", lang) for d in ("mon", "sat"))
+        assert parse_days(said, names) == frozenset({0, 5}), lang
+    assert parse_days("จ. ส.", day_names("th")) == frozenset({0, 5})
