@@ -187,9 +187,10 @@ class SmallWorldBot(commands.Bot):
 
         await self.wait_until_ready()
         self.autoplayer = AutoPlayer(self.service, post, remind)
-        self.scheduler = Scheduler(self.store, self.autoplayer.fire)
+        shards = self.settings.shards()
+        self.scheduler = Scheduler(self.store, self.autoplayer.fire, shards=shards)
         self.service.deadlines_changed = self.scheduler.wake
-        n = await self.service.sync_all()
+        n = await self.service.sync_all(shards=shards)
         self.scheduler.start()
         log.info("clock started (%d active games)", n)
 

@@ -196,8 +196,9 @@ class Scheduler:
     STALE = 300.0  # a claim older than this (its handler died with its process) is retaken
 
     def __init__(self, store: Any, fire: Callable[[Deadline], Awaitable[None]], *,
-                 clock: Callable[[], float] = time.time) -> None:
+                 clock: Callable[[], float] = time.time, shards: Any = None) -> None:
         self.store = store
+        self.shards = shards  # bot.store.Shards: claim only the games of this process's guilds
         self.fire = fire
         self.now = clock
         self._wake = asyncio.Event()
@@ -239,7 +240,7 @@ class Scheduler:
 
     async def _tick(self) -> None:
         self._wake.clear()
-        earliest = await self.store.next_deadline(self.STALE)
+        earliest = await self.store.next_deadline(self.STALE, shards=self.shards)
         if earliest is None:
             await self._wake.wait()
             return
@@ -248,7 +249,7 @@ class Scheduler:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), timeout=min(delay, 3600))
             return
-        for row in await self.store.claim_due(self.now(), self.STALE):
+        for row in await self.store.claim_due(self.now(), self.STALE, shards=self.shards):
             task = asyncio.create_task(self._fire(row), name=f"sw-deadline-{row.game_id}")
             self._running.add(task)
             task.add_done_callback(self._running.discard)

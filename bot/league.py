@@ -998,21 +998,24 @@ class LeagueService:
         return (st.season, league_export.to_csv(rows),
                 league_export.to_json(league.name, st.season.name, games, names, st.rows))
 
-    async def summaries_due(self, every: timedelta = timedelta(days=7)
+    async def summaries_due(self, every: timedelta = timedelta(days=7), *, shards: Any = None
                             ) -> list[tuple[League, int]]:
         """Leagues with a summary channel and an open season whose last weekly summary is
-        older than `every` (or never posted); each is marked as posted now."""
+        older than `every` (or never posted); each is marked as posted now (a league another
+        process marked first is left to it)."""
         rows = await self.store.league_summary_channels()
         now = self.now()
         out = []
         for lid, gid, name, channel, at in rows:
+            if shards is not None and not shards.serves(gid):
+                continue  # another process's guild (bot.store.Shards)
             lg = League(lid, gid, name)
             if await self.open_season(lg) is None:
                 continue
             if at is not None and now - parse_iso(at) < every:
                 continue
-            await self.store.set_league_settings(lid, {"summary_at": iso(now)})
-            out.append((lg, int(channel)))
+            if await self.store.claim_league_summary(lid, at, iso(now)):  # once, across processes
+                out.append((lg, int(channel)))
         return out
 
 

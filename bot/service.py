@@ -1,13 +1,16 @@
 """The game service: lobbies, turns, undo and moderation on top of the engine and the store.
 
-One writer per channel: every change runs under the channel's asyncio.Lock (load, apply,
-append, commit). Methods return plain data (GameRow, Outcome, ...) and never touch discord
-objects; refusals are the ServiceError subclasses of bot/errors.py, raised by catalog key.
+One writer per channel: every change runs under the channel's lock (load, apply, append,
+commit): an asyncio.Lock in the process and, on PostgreSQL, an advisory lock in the database
+that orders the processes sharing it. Methods return plain data (GameRow, Outcome, ...) and
+never touch discord objects; refusals are the ServiceError subclasses of bot/errors.py,
+raised by catalog key.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import itertools
 import logging
@@ -15,7 +18,7 @@ import random
 import re
 import time
 from collections import defaultdict
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -40,6 +43,7 @@ from bot.store import (
     GameRow,
     GameStatus,
     Seat,
+    Shards,
     Store,
     StoreUnavailable,
     VersionConflict,
@@ -283,8 +287,13 @@ class GameService:
         self.seat_checks: list[Callable[[GameRow, int], Awaitable[None]]] = []
         self.finish_listeners: list[Callable[[GameRow], Awaitable[object]]] = []
 
-    def lock(self, channel_id: int) -> asyncio.Lock:
-        return self._locks[channel_id]
+    @contextlib.asynccontextmanager
+    async def lock(self, channel_id: int) -> AsyncIterator[None]:
+        """The channel's turn to change: this process's tasks queue on an asyncio.Lock, then
+        the store's channel lock orders the processes sharing a PostgreSQL database (SQLite:
+        one process, nothing more to take)."""
+        async with self._locks[channel_id], self.store.channel_lock(channel_id):
+            yield
 
     # -- loading --------------------------------------------------------------------------
 
@@ -1073,10 +1082,12 @@ class GameService:
         """A deadline of the game fired: the next sync writes its deadlines again."""
         self._stints.pop(game_id, None)
 
-    async def sync_all(self) -> int:
-        """At start: every active game's deadlines fit its state (deadlines that passed while
-        the bot was down stay due and fire at once); returns how many games were checked."""
-        games = await self.store.active_games()
+    async def sync_all(self, *, shards: Shards | None = None) -> int:
+        """At start: every active game's deadlines (of the guilds on `shards`: this process's)
+        fit its state (deadlines that passed while the bot was down stay due and fire at
+        once); returns how many games were checked."""
+        games = [g for g in await self.store.active_games()
+                 if shards is None or shards.serves(g.guild_id)]
         for game in games:
             async with self.lock(game.channel_id):
                 try:

@@ -10,7 +10,7 @@ from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from bot.clock import ClockRules, Duration
-from bot.store import dialect_of
+from bot.store import Shards, dialect_of
 
 
 class Settings(BaseSettings):
@@ -65,6 +65,14 @@ class Settings(BaseSettings):
             elif part:
                 out.append(int(part))
         return out
+
+    def shards(self) -> Shards | None:
+        """The shards of this process when other processes serve the rest (their games'
+        deadlines are theirs to claim); None when this process runs every shard."""
+        ids = self.shard_id_list()
+        if self.shard_count is None or ids is None or len(ids) >= self.shard_count:
+            return None
+        return Shards(self.shard_count, tuple(ids))
 
     @model_validator(mode="after")
     def _shards_fit(self) -> Settings:

@@ -107,6 +107,27 @@ class Seat:
 
 
 @dataclass(frozen=True, slots=True)
+class Shards:
+    """The gateway shards one process serves: `count` in all, `ids` of them here. Discord puts
+    a guild on shard (guild_id >> 22) % count (direct messages: shard 0)."""
+
+    count: int
+    ids: tuple[int, ...]
+
+    def __post_init__(self) -> None:
+        if self.count < 1 or not self.ids or any(not 0 <= i < self.count for i in self.ids):
+            raise ValueError(f"shards {self.ids} of {self.count} do not fit")
+
+    def serves(self, guild_id: int | None) -> bool:
+        return ((guild_id or 0) >> 22) % self.count in self.ids
+
+    def sql(self, column: str = "guild_id") -> tuple[str, list[int]]:
+        """A condition on a games row (and its parameters): the game is on these shards."""
+        marks = ", ".join("?" for _ in self.ids)
+        return (f"((COALESCE({column}, 0) >> 22) % ?) IN ({marks})", [self.count, *self.ids])
+
+
+@dataclass(frozen=True, slots=True)
 class GameRow:
     id: int
     guild_id: int | None
@@ -374,6 +395,12 @@ class Store:
         """A write transaction: committed on leaving, rolled back on any exception."""
         raise NotImplementedError
 
+    def channel_lock(self, channel_id: int) -> contextlib.AbstractAsyncContextManager[None]:
+        """Hold the channel's turn to change its game across processes, for the `async with`
+        body (load, check, append, the writes that follow). SQLite serves one process, whose
+        in-process lock is enough: nothing to do here; PostgreSQL takes a database lock."""
+        return contextlib.nullcontext()
+
     async def fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[Any]:
         """Read-only query (tools and tests); `?` placeholders in either dialect."""
         raise NotImplementedError
@@ -634,25 +661,38 @@ class Store:
             " WHERE game_id = ? AND fired = 0 ORDER BY due_at", (game_id,))
         return [Deadline(*r) for r in rows]
 
-    async def next_deadline(self, stale: float) -> float | None:
-        """When the earliest unfired deadline is due (a claimed one: when its claim goes
-        stale); None when there is none."""
+    @staticmethod
+    def _on_shards(shards: Shards | None) -> tuple[str, list[int]]:
+        """A condition on deadlines rows: their game's guild is on `shards` (None: any)."""
+        if shards is None:
+            return "", []
+        cond, params = shards.sql()
+        return f" AND game_id IN (SELECT id FROM games WHERE {cond})", params
+
+    async def next_deadline(self, stale: float, *, shards: Shards | None = None
+                            ) -> float | None:
+        """When the earliest unfired deadline (of a game on `shards`) is due (a claimed one:
+        when its claim goes stale); None when there is none."""
+        on, params = self._on_shards(shards)
         row = await self.fetchone(
             "SELECT MIN(CASE WHEN claimed_at IS NULL THEN due_at ELSE claimed_at + ? END)"
-            " FROM deadlines WHERE fired = 0", (float(stale),))
+            f" FROM deadlines WHERE fired = 0{on}", (float(stale), *params))
         return None if row is None or row[0] is None else float(row[0])
 
-    async def claim_due(self, now: float, stale: float) -> list[Deadline]:
-        """Take every due deadline in one statement: a row is claimed by one caller only,
-        also when several processes share a PostgreSQL database."""
+    async def claim_due(self, now: float, stale: float, *, shards: Shards | None = None
+                        ) -> list[Deadline]:
+        """Take every due deadline (of the games on `shards`: a process claims only what it
+        can post about) in one statement: a row is claimed by one caller only, also when
+        several processes share a PostgreSQL database."""
         due = "fired = 0 AND due_at <= ? AND (claimed_at IS NULL OR claimed_at < ?)"
+        on, params = self._on_shards(shards)
         now, cutoff = float(now), float(now) - float(stale)
         async with self.transaction() as tx:
             rows = await tx.fetchall(
                 f"UPDATE deadlines SET claimed_at = ? WHERE {due} AND (game_id, kind) IN"
-                f" (SELECT game_id, kind FROM deadlines WHERE {due}{self._CLAIM_LOCK})"
+                f" (SELECT game_id, kind FROM deadlines WHERE {due}{on}{self._CLAIM_LOCK})"
                 " RETURNING game_id, kind, seat, key, due_at, claimed_at",
-                now, now, cutoff, now, cutoff,
+                now, now, cutoff, now, cutoff, *params,
             )
         return sorted((Deadline(*r) for r in rows), key=lambda d: d.due_at)
 
@@ -1027,6 +1067,15 @@ class Store:
             sets = ", ".join(f"{k} = ?" for k in changes)
             await tx.execute(f"UPDATE league_settings SET {sets} WHERE league_id = ?",
                              *changes.values(), league_id)
+
+    async def claim_league_summary(self, league_id: int, seen: str | None, at: str) -> bool:
+        """Mark the league's weekly summary posted at `at` if its last one is still `seen`
+        (the value read): of processes racing to post it, one gets True."""
+        async with self.transaction() as tx:
+            changed = await tx.execute(
+                "UPDATE league_settings SET summary_at = ? WHERE league_id = ?"
+                " AND COALESCE(summary_at, '') = ?", at, league_id, seen or "")
+        return changed == 1
 
     async def league_channels(self, league_id: int) -> list[int]:
         rows = await self.fetchall(

@@ -6,11 +6,20 @@ pooled connection; the compare-and-swap on `games.version` holds across processe
 PostgreSQL locks the game row for the rest of the transaction and re-checks the condition
 after a concurrent writer commits (READ COMMITTED). A connection that breaks is dropped by
 the pool and replaced on the next use; the write it carried is rolled back by the server.
+
+Per-channel order across processes (`channel_lock`): a session advisory lock keyed by the
+channel, held on one pooled connection for the whole change (load, check, append, deadlines,
+...). While it is held, the holding task's statements run on that connection, so a change
+needs one connection, not two, and cannot starve the pool waiting for a second. A process
+that waits longer than CHANNEL_LOCK_TIMEOUT gets StoreUnavailable ("try again"), never a
+half-made change; a lock whose process died is released by the server with its connection.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import contextvars
 import functools
 import re
 from collections.abc import AsyncIterator, Iterable
@@ -30,6 +39,7 @@ from bot.store import (
 # a number both processes agree on: only one of them migrates at a time
 MIGRATION_LOCK = 0x5357_0001
 POOL_SIZE = 8
+CHANNEL_LOCK_TIMEOUT = 15.0  # seconds a change waits for another process's change of its channel
 
 _UNAVAILABLE: tuple[type[BaseException], ...] = (
     asyncpg.PostgresConnectionError,
@@ -98,6 +108,27 @@ class _PgTx(Tx):
             return list(await self._conn.fetch(to_dollar(sql), *args))
 
 
+class _Held:
+    """The connection a task holds its channel lock on (and runs its statements on)."""
+
+    __slots__ = ("store", "task", "conn", "busy")
+
+    def __init__(self, store: PostgresStore, task: asyncio.Task[Any] | None,
+                 conn: asyncpg.Connection) -> None:
+        self.store, self.task, self.conn, self.busy = store, task, conn, False
+
+
+_HELD: contextvars.ContextVar[_Held | None] = contextvars.ContextVar("sw_channel_lock",
+                                                                   default=None)
+
+
+def channel_lock_sql(channel_id: int, timeout: float) -> str:
+    """One round trip: the wait limit for this statement only (an implicit transaction ends
+    with it), then the session lock, which outlives that transaction."""
+    return (f"SET LOCAL lock_timeout = {max(1, int(timeout * 1000))};"
+            f" SELECT pg_advisory_lock(hashtextextended('smallworld channel {int(channel_id)}', 0))")
+
+
 class PostgresStore(Store):
     """A pool of asyncpg connections; every process of the bot may hold one."""
 
@@ -127,9 +158,24 @@ class PostgresStore(Store):
 
     @contextlib.asynccontextmanager
     async def _conn(self) -> AsyncIterator[asyncpg.Connection]:
-        """A pooled connection. After a connection failure every pooled connection is
-        replaced (a dead server or failover kills them all; the pool would otherwise hand
-        the broken ones out again, one failed command each)."""
+        """A pooled connection (inside this task's channel lock: the lock's connection, unless
+        it is in use by an enclosing statement). After a connection failure every pooled
+        connection is replaced (a dead server or failover kills them all; the pool would
+        otherwise hand the broken ones out again, one failed command each)."""
+        held = _HELD.get()
+        if (held is not None and held.store is self and not held.busy
+                and held.task is asyncio.current_task()):
+            held.busy = True
+            try:
+                with _translated():
+                    try:
+                        yield held.conn
+                    except (StoreUnavailable, *_UNAVAILABLE):
+                        await self._pool.expire_connections()
+                        raise
+            finally:
+                held.busy = False
+            return
         with _translated():
             async with self._pool.acquire() as conn:
                 try:
@@ -147,9 +193,36 @@ class PostgresStore(Store):
 
     @contextlib.asynccontextmanager
     async def connection(self) -> AsyncIterator[asyncpg.Connection]:
-        """A pooled connection held for a while (channel locks across processes)."""
+        """A pooled connection held for a while."""
         async with self._conn() as conn:
             yield conn
+
+    @contextlib.asynccontextmanager
+    async def channel_lock(self, channel_id: int, *,
+                           timeout: float = CHANNEL_LOCK_TIMEOUT) -> AsyncIterator[None]:
+        """The channel's advisory lock, held until the body ends; every process of the bot
+        waits here for the one changing that channel (see the module's docstring)."""
+        with _translated():
+            async with self._pool.acquire() as conn:
+                try:
+                    await conn.execute(channel_lock_sql(channel_id, timeout))
+                except asyncpg.exceptions.LockNotAvailableError:
+                    raise  # waited long enough: "try again"; the connection is fine
+                except _UNAVAILABLE:
+                    await self._pool.expire_connections()
+                    raise
+                held = _Held(self, asyncio.current_task(), conn)
+                token = _HELD.set(held)
+                try:
+                    yield
+                finally:
+                    _HELD.reset(token)
+                    held.task = None
+                    # released with the connection in any case (the pool's reset unlocks
+                    # all); explicitly first, so the next process need not wait for that
+                    with contextlib.suppress(Exception):
+                        if not conn.is_closed():
+                            await conn.execute("SELECT pg_advisory_unlock_all()")
 
     async def fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[Any]:
         async with self._conn() as conn:

@@ -376,13 +376,18 @@ class LeagueCog(commands.Cog):
     async def tick(self) -> None:
         """Begin every round whose start window closed; post due weekly summaries."""
         now = self.leagues.now()
+        # with several processes, each begins the rounds and posts the summaries of the
+        # guilds on its own shards (the others cannot post there)
+        shards = self.bot.settings.shards()  # type: ignore[attr-defined]
         for lid, gid, name in await self.bot.store.due_league_rounds(  # type: ignore[attr-defined]
                 now.isoformat().replace("+00:00", "Z")):
+            if shards is not None and not shards.serves(gid):
+                continue
             try:
                 await self._begin(League(lid, gid, name), None, force=False)
             except ServiceError as exc:
                 log.info("league %s: round not begun: %s", lid, exc.message)
-        for lg, channel_id in await self.leagues.summaries_due(timedelta(days=7)):
+        for lg, channel_id in await self.leagues.summaries_due(timedelta(days=7), shards=shards):
             try:
                 st = await self.leagues.standings(lg)
                 lang = await server_language(self.bot, lg.guild_id)
