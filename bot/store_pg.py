@@ -199,13 +199,15 @@ class PostgresStore(Store):
 
     @contextlib.asynccontextmanager
     async def channel_lock(self, channel_id: int, *,
-                           timeout: float = CHANNEL_LOCK_TIMEOUT) -> AsyncIterator[None]:
+                           timeout: float | None = None) -> AsyncIterator[None]:
         """The channel's advisory lock, held until the body ends; every process of the bot
-        waits here for the one changing that channel (see the module's docstring)."""
+        waits here for the one changing that channel (see the module's docstring), at most
+        `timeout` seconds (default CHANNEL_LOCK_TIMEOUT)."""
+        wait = CHANNEL_LOCK_TIMEOUT if timeout is None else timeout
         with _translated():
             async with self._pool.acquire() as conn:
                 try:
-                    await conn.execute(channel_lock_sql(channel_id, timeout))
+                    await conn.execute(channel_lock_sql(channel_id, wait))
                 except asyncpg.exceptions.LockNotAvailableError:
                     raise  # waited long enough: "try again"; the connection is fine
                 except _UNAVAILABLE:
