@@ -3,6 +3,7 @@
 python bench/bot.py [--games 50] [--actions 40] [--think 3.0] [--ramp 10] [--inprocess]
                     [--ai-games 10] [--ai-delay 1.0]
                     [--bot-dir DIR] [--profile OUT] [--bot-log FILE]
+                    [--db sqlite|postgresql] [--processes N] [--no-fsync]
 
 Starts tests/fakediscord on 127.0.0.1 and the real bot against it — by default as a separate
 process (`python -m bot`, pointed at the fake by DISCORD_API_BASE / DISCORD_GATEWAY), so the
@@ -29,6 +30,9 @@ With --ai-games K, K of the games are one member against AI players (easy, norma
 turn): the AI's turns run in the bot's AI worker process while everyone else plays, and the
 members' command->reply latency is printed for those games too (AI work must not block the
 event loop).
+
+With --db postgresql (and --processes N, default 1) the bot runs as N processes over one
+throwaway PostgreSQL server, one gateway shard each (bench/_scale.py says what is measured).
 """
 
 from __future__ import annotations
@@ -327,9 +331,25 @@ def main(argv: list[str] | None = None) -> int:
                         help="run the bot in this process (shares the event loop)")
     parser.add_argument("--profile", help="cProfile the bot (subprocess) into this file; "
                         "with --inprocess, profile this process")
+    parser.add_argument("--db", choices=("sqlite", "postgresql"), default="sqlite",
+                        help="postgresql: a throwaway server, the bot in --processes processes")
+    parser.add_argument("--processes", type=int, default=1,
+                        help="bot processes over one PostgreSQL, one gateway shard each")
+    parser.add_argument("--no-fsync", action="store_true",
+                        help="run the PostgreSQL server with fsync off (default: on)")
     args = parser.parse_args(argv)
     if not (args.bot_dir / "bot" / "__main__.py").is_file():
         fail(f"{args.bot_dir}: holds no bot package (bot/__main__.py)")
+    if args.processes < 1:
+        fail("--processes must be at least 1")
+    if args.db == "sqlite" and args.processes > 1:
+        fail("--processes above 1 needs --db postgresql: SQLite serves one bot process")
+    if args.db == "postgresql":
+        if args.inprocess or args.profile or args.ai_games:
+            fail("--db postgresql runs bot processes without --inprocess, --profile, --ai-games")
+        import _scale
+
+        return asyncio.run(_scale.run(args))
     for out in (args.bot_log, args.profile):
         if out and not Path(out).resolve().parent.is_dir():
             fail(f"{out}: its folder does not exist")

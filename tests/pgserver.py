@@ -59,7 +59,9 @@ def _die_with_parent() -> None:  # runs in the child between fork and exec
 
 
 class TempPostgres:
-    def __init__(self) -> None:
+    def __init__(self, *, fsync: bool = False) -> None:
+        # tests run with fsync off (speed); a bench that reports commit times may turn it on
+        self.fsync = fsync
         self.dir: Path | None = None
         self.port = 0
         self.proc: subprocess.Popen[bytes] | None = None
@@ -94,7 +96,8 @@ class TempPostgres:
         self.proc = subprocess.Popen(
             [find_binary("postgres"), "-D", str(data), "-p", str(self.port),
              "-c", "listen_addresses=127.0.0.1", "-c", f"unix_socket_directories={self.dir}",
-             "-c", "fsync=off", "-c", "synchronous_commit=on", "-c", "full_page_writes=off",
+             "-c", f"fsync={'on' if self.fsync else 'off'}", "-c", "synchronous_commit=on",
+             "-c", f"full_page_writes={'on' if self.fsync else 'off'}",
              "-c", "max_connections=200", "-c", "shared_buffers=32MB"],
             stdout=subprocess.DEVNULL, stderr=open(self.dir / "server.log", "wb"),  # noqa: SIM115
             preexec_fn=_die_with_parent, **self._user)

@@ -64,7 +64,10 @@ class ActorsMixin:
 
     async def _send_interaction(self, kind: int, user: Any, channel: Any, data: dict[str, Any], *,
                                 message: Message | None = None, timeout: float = 5.0) -> Interaction:
-        session = await self.wait_until(self._live_session, timeout, what="a connected client")
+        ch = self.channels.get(object_id(channel))
+        guild_id = ch.get("guild_id") if ch is not None else None
+        session = await self.wait_until(lambda: self._live_session(guild_id), timeout,
+                                        what="a connected client (of the guild's shard)")
         iid = self.snowflake()
         token = secrets.token_urlsafe(32)
         payload = {
@@ -87,6 +90,7 @@ class ActorsMixin:
         self.interactions[iid] = record
         self._interactions_by_token[token] = record
         record.sent_at = time.perf_counter()
+        record.shard = session.shard
         record.seq = await self._send_dispatch(session, "INTERACTION_CREATE", payload)
         return record
 
@@ -325,7 +329,7 @@ class ActorsMixin:
         msg = Message(id=self.snowflake(), channel_id=ch["id"], guild_id=ch.get("guild_id"),
                       author=self.users[object_id(user)], content=content, source="user")
         self.messages[msg.id] = msg
-        live = self._live_session()
+        live = self._live_session(msg.guild_id)
         if live is not None:
             await self._send_dispatch(live, "MESSAGE_CREATE", self._message_event(msg))
         self._notify()

@@ -34,18 +34,39 @@ class Session:
     n_connections: int = 1
     close_codes: list[int | None] = field(default_factory=list)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
+    shard: tuple[int, int] | None = None  # [shard id, shard count] from IDENTIFY, if sharded
 
     @property
     def connected(self) -> bool:
         return self.ws is not None and not self.ws.closed
 
+    def serves(self, guild_id: Any) -> bool:
+        """Whether this session's shard carries the guild's events, as Discord decides:
+        shard (guild_id >> 22) % count; direct messages go to shard 0."""
+        if self.shard is None:
+            return True
+        shard_id, count = self.shard
+        return (0 if guild_id is None else (int(guild_id) >> 22) % count) == shard_id
+
+
+_ANY_GUILD = object()
+
+
+def guild_of_event(event: str, data: dict[str, Any]) -> Any:
+    """The guild a dispatch belongs to (None: not a guild's, e.g. a DM)."""
+    if event == "GUILD_CREATE":
+        return data.get("id")
+    return data.get("guild_id")
+
 
 class GatewayMixin:
     """Gateway websocket handling for FakeDiscord."""
 
-    def _live_session(self) -> Session | None:
-        """The newest connected session, else the newest one that may still RESUME."""
-        candidates = [s for s in self.sessions if s.ready and not s.ended]
+    def _live_session(self, guild_id: Any = _ANY_GUILD) -> Session | None:
+        """The newest connected session, else the newest one that may still RESUME (of those
+        whose shard serves `guild_id`, when given: None for a DM)."""
+        candidates = [s for s in self.sessions if s.ready and not s.ended
+                      and (guild_id is _ANY_GUILD or s.serves(guild_id))]
         connected = [s for s in candidates if s.connected]
         return (connected or candidates or [None])[-1]
 
@@ -97,7 +118,10 @@ class GatewayMixin:
             return
         loop = asyncio.get_running_loop()
         for session in live:
-            task = loop.create_task(self._send_dispatch(session, event, build()))
+            data = build()
+            if not session.serves(guild_of_event(event, data)):
+                continue  # another shard's guild
+            task = loop.create_task(self._send_dispatch(session, event, data))
             self._keep(task)
 
     def _keep(self, task: asyncio.Task[Any]) -> None:
@@ -148,13 +172,16 @@ class GatewayMixin:
         for old in self.sessions:  # a fresh IDENTIFY supersedes sessions that went away
             if not old.connected:
                 old.ended = True
+        shard = data.get("shard")
         session = Session(id=secrets.token_hex(16), intents=int(data.get("intents", 0)),
-                          identified_at=time.perf_counter(), ws=ws)
+                          identified_at=time.perf_counter(), ws=ws,
+                          shard=(int(shard[0]), int(shard[1])) if shard else None)
         self.sessions.append(session)
         ready = {
             "v": API_VERSION,
             "user": self.bot_user,
-            "guilds": [{"id": gid, "unavailable": True} for gid in self.guilds],
+            "guilds": [{"id": gid, "unavailable": True} for gid in self.guilds
+                       if session.serves(gid)],
             "session_id": session.id,
             "resume_gateway_url": self.gateway_url,
             "application": {"id": self.application_id, "flags": 0},
@@ -166,7 +193,8 @@ class GatewayMixin:
             ready["shard"] = data["shard"]
         await self._send_dispatch(session, "READY", ready)
         for guild in self.guilds.values():
-            await self._send_dispatch(session, "GUILD_CREATE", self._guild_payload(guild))
+            if session.serves(guild["id"]):
+                await self._send_dispatch(session, "GUILD_CREATE", self._guild_payload(guild))
         session.ready = True
         self._notify()
         return session

@@ -229,6 +229,7 @@ class Interaction:
     choices: list[dict[str, Any]] | None = None
     modal: dict[str, Any] | None = None
     expired: bool = False  # the bot answered after the window: Discord says "interaction failed"
+    shard: tuple[int, int] | None = None  # the gateway session's shard it was dispatched to
 
     @property
     def acknowledged(self) -> bool:

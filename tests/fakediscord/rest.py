@@ -372,7 +372,8 @@ class RestMixin:
         """MESSAGE_CREATE to clients whose intents ask for it, as Discord does."""
         need = GUILD_MESSAGES_INTENT if msg.guild_id else DIRECT_MESSAGES_INTENT
         for session in self.sessions:
-            if session.ready and not session.ended and session.intents & need:
+            if (session.ready and not session.ended and session.intents & need
+                    and session.serves(msg.guild_id)):
                 self._keep(asyncio.get_running_loop().create_task(
                     self._send_dispatch(session, "MESSAGE_CREATE", self._message_event(msg))))
 
