@@ -63,8 +63,13 @@ def _cmd_run(args: argparse.Namespace, settings: Settings) -> int:
         print(f"{PROG}: {exc}", file=sys.stderr)
         return 2
     from bot.app import run  # imported late so a settings error needs no discord setup
-    from bot.store import StoreError
+    from bot.store import StoreError, sqlite_single_bot
 
+    try:
+        held = sqlite_single_bot(settings.database_url)  # noqa: F841 - kept until exit
+    except (StoreError, OSError) as exc:
+        print(f"{PROG}: cannot use the database in DATABASE_URL ({exc})", file=sys.stderr)
+        return 1
     try:
         asyncio.run(run(settings))
     except discord.LoginFailure:

@@ -1427,6 +1427,36 @@ class _SqliteTx(Tx):
         return list(await self._conn.execute_fetchall(sql, args))
 
 
+def sqlite_single_bot(url: str) -> Any:
+    """For the bot process only (`python -m bot`): take the SQLite file's bot lock (a lock
+    file beside it, held until the process ends) so a second bot process on the same file
+    is refused with a sentence, not left to interleave games with the first. Tools (backup,
+    migrate, benches reading the file) do not take it. Returns the open lock file (keep
+    it); None for PostgreSQL, ":memory:" or where file locks do not exist."""
+    if dialect_of(url) != "sqlite":
+        return None
+    path = database_path(url)
+    try:
+        import fcntl
+    except ImportError:  # not on this platform
+        return None
+    if path == ":memory:":
+        return None
+    lock_path = Path(path).expanduser()
+    lock_path = lock_path.with_name(lock_path.name + ".bot-lock")
+    lock_path.parent.mkdir(parents=True, exist_ok=True)
+    handle = open(lock_path, "a+")  # noqa: SIM115 - held for the life of the process
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        handle.close()
+        raise StoreError(
+            f"another bot process is running on {path}; SQLite serves one bot process: stop "
+            "the other one, or move to PostgreSQL (python -m bot migrate) to run several"
+        ) from None
+    return handle
+
+
 class SqliteStore(Store):
     """One aiosqlite connection; every statement runs under one lock, writes in transactions.
     One process only: SQLite has no way to share the per-channel order between processes."""

@@ -109,3 +109,30 @@ async def test_postgres_channel_lock_orders_two_pools(pg_url: str) -> None:
     finally:
         await a.close()
         await b.close()
+
+
+def test_a_second_bot_process_on_one_sqlite_file_is_refused(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from bot.__main__ import main
+    from bot.store import StoreError, sqlite_single_bot
+
+    db = tmp_path / "one.db"
+    first = sqlite_single_bot(f"sqlite:///{db}")
+    assert first is not None
+    with pytest.raises(StoreError, match="another bot process is running on"):
+        sqlite_single_bot(str(db))
+    assert sqlite_single_bot("postgresql://h/db") is None
+    assert sqlite_single_bot(":memory:") is None
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("DISCORD_TOKEN", "abc.def")
+    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{db}")
+    for key in ("SHARD_COUNT", "SHARD_IDS", "DISCORD_API_BASE", "DISCORD_GATEWAY"):
+        monkeypatch.delenv(key, raising=False)
+    assert main([]) == 1  # the bot stops before it connects anywhere
+    err = capsys.readouterr().err
+    assert "another bot process is running on" in err and "PostgreSQL" in err
+    first.close()  # the first process ended: the file is free again
+    again = sqlite_single_bot(str(db))
+    assert again is not None
+    again.close()
