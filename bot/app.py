@@ -261,7 +261,8 @@ class SmallWorldBot(commands.Bot):
 class ShardedSmallWorldBot(SmallWorldBot, commands.AutoShardedBot):
     """The same bot over several gateway shards (SHARD_COUNT, and SHARD_IDS for the ones this
     process runs). A guild lives on exactly one shard, so all interactions of a channel reach
-    one process; the store's version check refuses any stale write on top of that."""
+    one process; the store's channel lock (PostgreSQL) orders processes that overlap anyway
+    (a restart, a reshard), and its version check refuses any stale write."""
 
 
 def make_bot(settings: Settings, **options: Any) -> SmallWorldBot:
