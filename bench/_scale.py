@@ -134,6 +134,7 @@ class Report:
     unanswered: int = 0
     errors: list[str] = field(default_factory=list)
     url: str = ""
+    slow_at: list[float] = field(default_factory=list)  # seconds into the games, replies > 1 s
 
 
 async def run(args: argparse.Namespace) -> int:
@@ -224,6 +225,8 @@ async def measure(args: argparse.Namespace, *, persist_rounds: int = 3,
             times, floor = await store_bench.persist(await server.create_database("persist"),
                                                      recorded, persist_rounds)
         by_shard: dict[int, int] = {}
+        slow_at = sorted(i.sent_at - t0 for i in fake.interactions.values()
+                         if i.reply_latency is not None and i.reply_latency > 1.0)
         for inter in fake.interactions.values():  # which process's session carried it
             if inter.reply_latency is not None and inter.shard is not None:
                 by_shard[inter.shard[0]] = by_shard.get(inter.shard[0], 0) + 1
@@ -239,7 +242,7 @@ async def measure(args: argparse.Namespace, *, persist_rounds: int = 3,
         await fake.stop()
         server.stop()
     return Report(n_proc, args.games, fsync, sync_commit, results, wall, persisted, cpu,
-                  by_shard, times, floor, unanswered, errors, url)
+                  by_shard, times, floor, unanswered, errors, url, slow_at)
 
 
 def _print(rep: Report, args: argparse.Namespace) -> None:
@@ -256,6 +259,12 @@ def _print(rep: Report, args: argparse.Namespace) -> None:
     print(f"  end turn (with map)   {_fmt(results['end_turn'])}")
     both = results["action"] + results["end_turn"]
     print(f"  all commands          {_fmt(both)}")
+    if rep.slow_at:  # when the tail happened: all at once (a stall) or spread out
+        buckets: dict[int, int] = {}
+        for t in rep.slow_at:
+            buckets[int(t // 30) * 30] = buckets.get(int(t // 30) * 30, 0) + 1
+        print(f"  replies slower than 1 s: {len(rep.slow_at)}, by 30 s of the run: "
+              + ", ".join(f"{k}s: {v}" for k, v in sorted(buckets.items())))
     print(f"  actions persisted: {persisted} in {wall:.1f} s = {persisted / wall:.1f} per second"
           f" ({member} member commands answered)")
     print("  CPU seconds while the games ran (bot + its picture/AI workers): "
