@@ -24,7 +24,8 @@ from typing import Any
 
 import engine
 from bot.clock import Deadline, Scheduler
-from bot.service import GameService, ServiceError, StaleVersion
+from bot.errors import ServiceError, StaleVersion
+from bot.service import GameService
 from bot.store import Shards, Store, StoreUnavailable
 
 
