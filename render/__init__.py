@@ -12,7 +12,7 @@ from collections.abc import Iterable
 import engine
 
 from .cards import draw_final, draw_row
-from .encode import card_png, png_bytes, to_palette
+from .encode import banded_png, card_png, to_palette
 from .geometry import board_key
 from .mapview import draw_map
 
@@ -37,7 +37,7 @@ def observation_png(board, observation: dict, *, viewer: str | None = None,
                     highlight: Iterable[int] = (), lang: str = "en") -> bytes:
     """The map PNG of an observation already taken (for callers that hold one)."""
     im = draw_map(board, observation, viewer=viewer, highlight=highlight, lang=lang)
-    return png_bytes(to_palette(im, board_key(board)))
+    return banded_png(to_palette(im, board_key(board)))
 
 
 def map_png(state, *, viewer: str | None = None, highlight: Iterable[int] = (),
