@@ -192,10 +192,11 @@ class TableBegun:
     cancelled: bool  # too few players left to start
 
 
-# reopen()'s outcome (English, also what the cog maps to its reply) -> the audit detail's key
-REOPEN_DETAIL = {"counts again": "league.audit.counts_again",
-                 "counts again with the result it was played to": "league.audit.counts_played",
-                 "has no result again": "league.audit.no_result"}
+# reopen()'s outcome (English) -> its sentence's suffix: league.reopened.<x> for the reply,
+# league.audit.reopened.<x> for the audit detail
+REOPEN_OUTCOMES = {"counts again": "counts",
+                   "counts again with the result it was played to": "played",
+                   "has no result again": "no_result"}
 
 
 def day_names(lang: str) -> dict[str, int]:
@@ -235,9 +236,8 @@ def detail_text(stored: str, lang: str = i18n.DEFAULT) -> str:
         if "tables" in params:  # a round's tables: each worded on its own
             params["tables"] = "; ".join(i18n.t("league.audit.table", lang, **t)
                                          for t in params["tables"])
-        for name in ("what",):
-            if isinstance(params.get(name), str) and i18n.has(params[name]):
-                params[name] = i18n.t(params[name], lang, **params)
+        if "what" in params:  # a no-show's outcome: a sentence of its own
+            params["what"] = i18n.t(params["what"], lang, **params)
         return i18n.t(doc["key"], lang, **params)
     except (ValueError, KeyError, TypeError):
         return stored
@@ -982,7 +982,7 @@ class LeagueService:
                                                voided_at=None, awarded=False)
             what = "has no result again"
         await self.audit(league, by=by, action="reopen", reason=reason, season=season,
-                         game_id=game_id, detail=audit_detail(REOPEN_DETAIL[what]))
+                         game_id=game_id, detail=audit_detail(f"league.audit.reopened.{REOPEN_OUTCOMES[what]}"))
         return what
 
     # -- export and summary --------------------------------------------------------------
@@ -1020,7 +1020,7 @@ class LeagueService:
 
 
 __all__ = [
-    "AUDIT_ACTIONS", "AuditEntry", "League", "LeagueError", "LeagueService", "LeagueSettings", "NoLeague",
+    "AUDIT_ACTIONS", "REOPEN_OUTCOMES", "AuditEntry", "League", "LeagueError", "LeagueService", "LeagueSettings", "NoLeague",
     "NoSeason", "NotOrganiser", "NotRegistered", "Placing", "PlayedGame", "PlayerCard",
     "RatingCard", "Recorded", "Registration", "RoundStarted", "Row", "Season", "Standings",
     "TableBegun", "build_table", "placement_points", "win_shares",

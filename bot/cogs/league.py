@@ -28,6 +28,7 @@ from bot.errors import ServiceError
 from bot.language import of_game, reply_language
 from bot.league import (
     AUDIT_ACTIONS,
+    REOPEN_OUTCOMES,
     START_RATING,
     AuditEntry,
     League,
@@ -54,10 +55,6 @@ from render.standings import StandingsLine, standings_png
 log = logging.getLogger(__name__)
 
 Choice = app_commands.Choice
-# bot.league's reopen() says what happened in English (also its audit detail) -> our sentence
-REOPENED = {"counts again": "league.reopened.counts",
-            "counts again with the result it was played to": "league.reopened.played",
-            "has no result again": "league.reopened.no_result"}
 TABLE_ROWS = 30
 TICK_SECONDS = 60.0
 MESSAGE_ROOM = 1900  # characters of a league message (Discord allows 2000)
@@ -708,7 +705,7 @@ class LeagueCog(commands.Cog):
         await self._require_organiser(interaction, lg, "reopen")
         what = await self.leagues.reopen(lg, interaction.user.id, game, reason)
         lang = await self._public(interaction)
-        await send(interaction, i18n.t(REOPENED.get(what, "league.reopened.counts"), lang,
+        await send(interaction, i18n.t(f"league.reopened.{REOPEN_OUTCOMES[what]}", lang,
                                        game=game, league=lg.name) + " "
                    + i18n.t("league.why", lang, reason=reason.strip()),
                    allowed_mentions=NO_MENTIONS)
