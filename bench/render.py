@@ -21,7 +21,6 @@ import statistics
 import sys
 import tempfile
 import time
-from collections import OrderedDict
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -101,18 +100,16 @@ def next_maps(turns: int = 24) -> None:
             state = engine.apply(state, action).state
             if action.do != "end":
                 continue
-            saved = encode._bands, encode._band_bytes  # a process with no band kept yet
-            encode._bands, encode._band_bytes = OrderedDict(), 0
-            t = time.process_time()
-            png = render.map_png(state)
-            cold.append(time.process_time() - t)
-            encode._bands, encode._band_bytes = saved
-            before = len(encode._bands)
+            with encode.no_bands_kept():
+                t = time.process_time()
+                png = render.map_png(state)
+                cold.append(time.process_time() - t)
+            before = encode.bands_kept()
             t = time.process_time()
             assert render.map_png(state) == png  # the same bytes, reused bands or not
             nxt.append(time.process_time() - t)
             bands = -(-Image.open(io.BytesIO(png)).height // encode.BAND_ROWS)
-            reused.append(1 - (len(encode._bands) - before) / bands)
+            reused.append(1 - (encode.bands_kept() - before) / bands)
         a, b = statistics.median(nxt) * 1000, statistics.median(cold) * 1000
         print(f"{board_id:<12} {a:>12.1f} {b:>12.1f} {a / b:>6.2f} "
               f"{statistics.median(reused) * 100:>12.0f}%")

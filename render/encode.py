@@ -7,6 +7,8 @@ import io
 import struct
 import zlib
 from collections import OrderedDict
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import lru_cache
 
 from PIL import Image
@@ -106,14 +108,39 @@ def clear_bands() -> None:
     _band_bytes = 0
 
 
+def bands_kept() -> int:
+    """How many compressed bands this process keeps (a new band adds one)."""
+    return len(_bands)
+
+
+@contextmanager
+def no_bands_kept() -> Iterator[None]:
+    """Encode as a process that kept no band yet; the bands kept before come back after."""
+    global _bands, _band_bytes
+    saved = _bands, _band_bytes
+    _bands, _band_bytes = OrderedDict(), 0
+    try:
+        yield
+    finally:
+        _bands, _band_bytes = saved
+
+
 def _chunk(kind: bytes, data: bytes) -> bytes:
     return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
 
 
-def _band(rows: bytes) -> bytes:
+def _adler_after(adler: int, band_adler: int, n: int) -> int:
+    """The Adler-32 of a stream whose Adler-32 was `adler`, then a band of `n` bytes whose own
+    Adler-32 is `band_adler` (zlib's adler32_combine, which Python's zlib does not offer)."""
+    a = ((adler & 0xFFFF) + (band_adler & 0xFFFF) - 1) % 65521
+    b = ((adler >> 16) + (band_adler >> 16) + n * ((adler & 0xFFFF) - 1)) % 65521
+    return (b << 16) | a
+
+
+def _band(rows: bytes, band_adler: int) -> bytes:
     global _band_bytes
     key = zlib.crc32(rows).to_bytes(4, "big") + len(rows).to_bytes(4, "big") + \
-        zlib.adler32(rows).to_bytes(4, "big")
+        band_adler.to_bytes(4, "big")
     found = _bands.get(key)
     if found is not None:
         _bands.move_to_end(key)
@@ -140,8 +167,9 @@ def banded_png(im: Image.Image) -> bytes:
     for top in range(0, height, BAND_ROWS):
         rows = b"".join(b"\x00" + raw[y * width:(y + 1) * width]  # filter byte 0: none
                         for y in range(top, min(height, top + BAND_ROWS)))
-        adler = zlib.adler32(rows, adler)
-        parts.append(_band(rows))
+        band_adler = zlib.adler32(rows)  # checks the band's key and sums the stream
+        adler = _adler_after(adler, band_adler, len(rows))
+        parts.append(_band(rows, band_adler))
     parts.append(b"\x03\x00")  # an empty final block (fixed Huffman): the stream ends here
     parts.append(struct.pack(">I", adler))
     head = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)
