@@ -153,6 +153,13 @@ async def test_timeout_across_a_restart_reminders_and_back(fake_discord: FakeDis
             back = await _wait_state(reader, int(ch["id"]),
                                      lambda lo: lo.state.actor == "ann"
                                      and not lo.game.options.get("away"), timeout=30)
+            # her clock is armed when the AI's turn that handed her the turn is posted, a
+            # moment after that action is stored (GameService.report)
+            end = time.monotonic() + 30
+            while not any(d.seat == "ann" and d.kind == "turn"
+                          for d in await reader.store.deadlines(back.game.id)):
+                assert time.monotonic() < end, "ann's turn limit was never armed"
+                await asyncio.sleep(0.05)
             inter = await fake.slash(ann, ch, "sw status")
             status = await fake.wait_for_reply(inter, timeout=10)
             assert "⏳ **ann**:" in status.content and "left in this turn" in status.content
