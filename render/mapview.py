@@ -37,13 +37,29 @@ def region_mask(key: str, rid: int) -> tuple[tuple[int, int], Image.Image]:
     return (x0 + MARGIN, y0 + MARGIN), lab.crop((x0, y0, x1, y1))
 
 
+@lru_cache(maxsize=1024)
+def highlight_masks(key: str, rid: int) -> tuple[tuple[int, int], Image.Image, Image.Image]:
+    """(offset, ring, edge) of a highlighted region: `ring` is the band 5 px deep inside its
+    border (drawn dark), `edge` that band less its outer 2 px (drawn in the highlight colour).
+
+    Computed once per region: the erosions are most of a highlight's cost (about 11 ms a
+    region, drawn on most end-of-turn maps). A 3x3 minimum filter applied k times is the
+    (2k+1)x(2k+1) one, pixel for pixel, at a fraction of the cost."""
+    offset, mask = region_mask(key, rid)
+    eroded = mask
+    steps = []
+    for _ in range(5):
+        eroded = eroded.filter(ImageFilter.MinFilter(3))
+        steps.append(eroded)
+    ring = ImageChops.subtract(mask, steps[4])  # 11x11 erosion
+    core = ImageChops.subtract(mask, steps[1])  # 5x5 erosion
+    return offset, ring, ImageChops.subtract(ring, core)
+
+
 def _highlight(im: Image.Image, key: str, rid: int) -> None:
-    (ox, oy), mask = region_mask(key, rid)
-    inner = mask.filter(ImageFilter.MinFilter(11))
-    band = ImageChops.subtract(mask, inner)
-    core = ImageChops.subtract(mask, mask.filter(ImageFilter.MinFilter(5)))
-    im.paste((20, 20, 20), (ox, oy), band)
-    im.paste(theme.HIGHLIGHT, (ox, oy), ImageChops.subtract(band, core))
+    (ox, oy), ring, edge = highlight_masks(key, rid)
+    im.paste((20, 20, 20), (ox, oy), ring)
+    im.paste(theme.HIGHLIGHT, (ox, oy), edge)
 
 
 def _paste_inside(im: Image.Image, sprite: Image.Image, x: float, y: float,

@@ -100,3 +100,24 @@ def test_highlight_outlines_the_region() -> None:
     assert ox <= box[0] and oy <= box[1]
     assert box[2] <= ox + mask.width and box[3] <= oy + mask.height
     assert _near(_colours(lit, box), theme.HIGHLIGHT, 0)
+
+
+def test_highlight_masks_are_the_square_erosions_they_stand_for() -> None:
+    """The cached ring and edge are built from repeated 3x3 minimum filters: they must equal
+    the 11x11 and 5x5 erosions they replace, for regions of every shape on every board."""
+    from PIL import ImageFilter
+
+    from render.geometry import board_key
+    from render.mapview import highlight_masks, region_mask
+
+    for board_id in data.BOARD_IDS:
+        key = board_key(data.board(board_id))
+        for rid in range(0, len(data.board(board_id).regions), 5):
+            offset, mask = region_mask(key, rid)
+            ring = ImageChops.subtract(mask, mask.filter(ImageFilter.MinFilter(11)))
+            core = ImageChops.subtract(mask, mask.filter(ImageFilter.MinFilter(5)))
+            got_offset, got_ring, got_edge = highlight_masks(key, rid)
+            assert got_offset == offset
+            assert got_ring.tobytes() == ring.tobytes()
+            assert got_edge.tobytes() == ImageChops.subtract(ring, core).tobytes()
+            assert got_edge.getbbox() is not None  # the edge is not empty
