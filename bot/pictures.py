@@ -170,6 +170,9 @@ def _start_worker(nice: int, parent: int = 0) -> None:
             os.nice(nice)
     try:
         _warm(list(engine.data.BOARD_IDS))
+        import render
+
+        render.warm(highlights=True)  # a worker draws for weeks: every region's masks now
     except Exception:  # noqa: BLE001 - a failing initializer would break the pool for good
         logging.getLogger(__name__).exception("loading the boards in a drawing worker failed")
 

@@ -121,3 +121,14 @@ def test_highlight_masks_are_the_square_erosions_they_stand_for() -> None:
             assert got_ring.tobytes() == ring.tobytes()
             assert got_edge.tobytes() == ImageChops.subtract(ring, core).tobytes()
             assert got_edge.getbbox() is not None  # the edge is not empty
+
+
+def test_warm_with_highlights_prepares_every_region_of_the_boards_it_is_given() -> None:
+    import render
+    from render.mapview import highlight_masks
+
+    highlight_masks.cache_clear()
+    render.warm(["official-2p"], highlights=True)
+    assert highlight_masks.cache_info().currsize == len(data.board("official-2p").regions)
+    render.warm(["official-3p"])  # without: no mask is made
+    assert highlight_masks.cache_info().currsize == len(data.board("official-2p").regions)
