@@ -12,13 +12,13 @@ from collections.abc import Iterable
 import engine
 
 from .cards import draw_final, draw_row
-from .encode import banded_png, card_png, to_palette
+from .encode import banded_png, card_png
 from .geometry import board_key
 from .geometry import board_of as board_of_key
-from .mapview import draw_map
+from .mapview import draw_map, map_image
 
-__all__ = ["board_key", "draw_final", "draw_map", "draw_row", "final_png", "map_png", "observation_png",
-           "row_png", "warm"]
+__all__ = ["board_key", "draw_final", "draw_map", "draw_row", "final_png", "map_image", "map_png",
+           "observation_png", "row_png", "warm"]
 
 
 def warm(boards: Iterable[str | engine.data.Board] = engine.data.BOARD_IDS, *,
@@ -44,8 +44,8 @@ def warm(boards: Iterable[str | engine.data.Board] = engine.data.BOARD_IDS, *,
 def observation_png(board, observation: dict, *, viewer: str | None = None,
                     highlight: Iterable[int] = (), lang: str = "en") -> bytes:
     """The map PNG of an observation already taken (for callers that hold one)."""
-    im = draw_map(board, observation, viewer=viewer, highlight=highlight, lang=lang)
-    return banded_png(to_palette(im, board_key(board)))
+    return banded_png(map_image(board, observation, viewer=viewer, highlight=highlight,
+                                lang=lang))
 
 
 def map_png(state, *, viewer: str | None = None, highlight: Iterable[int] = (),

@@ -159,14 +159,16 @@ def banded_png(im: Image.Image) -> bytes:
     if im.mode != "P" or "transparency" in im.info:
         return png_bytes(im)
     width, height = im.size
-    raw = im.tobytes()
     rawmode, colours = im.palette.getdata()
     if rawmode != "RGB":
         return png_bytes(im)
+    # each row as PNG stores it: a filter byte (0, none) and the row; one paste lays them out
+    filtered = Image.new("P", (width + 1, height), 0)
+    filtered.paste(im, (1, 0))  # P onto P: the indices as they are
+    raw, stride = filtered.tobytes(), width + 1
     parts, adler = [b"\x78\x01"], 1  # zlib header: deflate, 32K window, fastest
     for top in range(0, height, BAND_ROWS):
-        rows = b"".join(b"\x00" + raw[y * width:(y + 1) * width]  # filter byte 0: none
-                        for y in range(top, min(height, top + BAND_ROWS)))
+        rows = raw[top * stride:min(height, top + BAND_ROWS) * stride]
         band_adler = zlib.adler32(rows)  # checks the band's key and sums the stream
         adler = _adler_after(adler, band_adler, len(rows))
         parts.append(_band(rows, band_adler))

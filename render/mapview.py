@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Iterable
+from collections import Counter, OrderedDict
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from functools import cache, lru_cache
 
 from PIL import Image, ImageChops, ImageDraw, ImageFilter
@@ -12,6 +13,7 @@ import i18n
 from engine import data
 
 from . import sprites, text, theme
+from .encode import to_palette
 from .geometry import board_key, geometry
 from .static import MARGIN, layout, map_layer, paste_centered
 
@@ -56,47 +58,56 @@ def highlight_masks(key: str, rid: int) -> tuple[tuple[int, int], Image.Image, I
     return offset, ring, ImageChops.subtract(ring, core)
 
 
-def _highlight(im: Image.Image, key: str, rid: int) -> None:
+Box = tuple[int, int, int, int]  # left, top, right, bottom (exclusive), image pixels
+
+
+def _highlight(im: Image.Image, key: str, rid: int) -> Box:
+    """Outline region `rid`; returns the box drawn in."""
     (ox, oy), ring, edge = highlight_masks(key, rid)
     im.paste((20, 20, 20), (ox, oy), ring)
     im.paste(theme.HIGHLIGHT, (ox, oy), edge)
+    return (ox, oy, ox + ring.width, oy + ring.height)
 
 
 def _paste_inside(im: Image.Image, sprite: Image.Image, x: float, y: float,
-                  size: tuple[int, int]) -> None:
-    """Paste centred at (x, y), nudged so the sprite stays on the map."""
+                  size: tuple[int, int]) -> Box:
+    """Paste centred at (x, y), nudged so the sprite stays on the map; returns its box."""
     hw, hh = sprite.width / 2, sprite.height / 2
     x = min(max(x, MARGIN + hw), MARGIN + size[0] - hw)
     y = min(max(y, MARGIN + hh), MARGIN + size[1] - hh)
     paste_centered(im, sprite, x, y)
+    left, top = int(x - sprite.width / 2), int(y - sprite.height / 2)
+    return (left, top, left + sprite.width, top + sprite.height)
 
 
 def draw_tokens(im: Image.Image, board: data.Board, observation: dict,
-                highlight: Iterable[int] = (), lang: str = "en") -> None:
-    """Markers (owner colour, count, race), lost tribes, pieces, highlighted regions."""
+                highlight: Iterable[int] = (), lang: str = "en", *,
+                key: str | None = None) -> list[Box]:
+    """Markers (owner colour, count, race), lost tribes, pieces, highlighted regions; returns
+    the boxes drawn in (everything else is the static layer's pixels)."""
     colours = seat_colours(observation)
-    key = board_key(board)
+    key = key or board_key(board)
     spots = layout(key)
     size = geometry(key).size
-    for rid in sorted({int(r) for r in highlight}):
-        if 0 <= rid < len(board.regions):
-            _highlight(im, key, rid)
-    for key, reg in observation.get("regions", {}).items():
-        rid = int(key)
-        sp = spots[rid]
+    boxes = [_highlight(im, key, rid) for rid in sorted({int(r) for r in highlight})
+             if 0 <= rid < len(board.regions)]
+    order = list(sprites.PIECES)
+    for rid_text, reg in observation.get("regions", {}).items():
+        sp = spots[int(rid_text)]
         if reg.get("lost_tribe"):
-            _paste_inside(im, sprites.marker(0, i18n.t("map.tribe", lang), theme.LOST_TRIBE), *sp.marker, size)
+            boxes.append(_paste_inside(im, sprites.marker(0, i18n.t("map.tribe", lang),
+                                                          theme.LOST_TRIBE), *sp.marker, size))
         elif reg.get("owner") is not None and reg.get("tokens", 0) > 0:
             colour = colours.get(reg["owner"], (128, 128, 128))
             tag = sprites.marker(reg["tokens"], theme.abbr(reg.get("race"), lang), colour,
                                  decline=bool(reg.get("decline")))
-            _paste_inside(im, tag, *sp.marker, size)
+            boxes.append(_paste_inside(im, tag, *sp.marker, size))
         counts = Counter(reg.get("pieces", ()))
-        order = list(sprites.PIECES)
         kinds = sorted(counts, key=lambda k: order.index(k) if k in order else len(order))
         for i, kind in enumerate(kinds):
             x, y = sp.pieces[i] if i < len(sp.pieces) else (sp.marker[0] + 40 * i, sp.marker[1])
-            _paste_inside(im, sprites.piece(kind, counts[kind]), x, y, size)
+            boxes.append(_paste_inside(im, sprites.piece(kind, counts[kind]), x, y, size))
+    return boxes
 
 
 def _race_line(hold: dict | None, lang: str = "en") -> str:
@@ -144,58 +155,170 @@ def panel_height(n_players: int) -> int:
     return PANEL_HEAD + PANEL_ROW * n_players + 10 + LEGEND_H
 
 
+def _title(observation: dict, lang: str) -> str:
+    rnd, rounds = observation.get("round"), observation.get("rounds")
+    if observation.get("finished"):
+        return i18n.t("map.title_over", lang, round=rnd, rounds=rounds)
+    stage = observation.get("stage") or ""
+    return i18n.t("map.title", lang, round=rnd, rounds=rounds, player=observation.get("current"),
+                  stage=i18n.t(f"stage.{stage}", lang) if i18n.has(f"stage.{stage}") else stage)
+
+
+def panel_head(width: int, title: str) -> Image.Image:
+    """The panel's first strip: a rule and the round/turn title."""
+    im = Image.new("RGB", (width, PANEL_HEAD), theme.PARCHMENT)
+    draw = ImageDraw.Draw(im)
+    draw.line((MARGIN, 2, width - MARGIN, 2), fill=theme.INK, width=3)
+    size = text.fit(title, 28, width - 2 * MARGIN - 8, "serif")
+    text.draw(draw, (MARGIN + 4, PANEL_HEAD // 2 + 2), title, size=size, kind="serif",
+              fill=theme.INK, anchor="lm")
+    return im
+
+
+def _player_lines(name: str, p: dict, *, viewer: str | None, lang: str) -> tuple[str, str]:
+    """A player's two panel lines: the active race (tokens on the map, in hand), then the
+    races in decline, and the coins only in the player's own view."""
+    act = p.get("active")
+    line1 = _race_line(act, lang)
+    if act:
+        line1 = i18n.t("map.active", lang, combo=line1, on_map=act.get("tokens_on_board", 0),
+                       hand=p.get("hand", 0))
+    decl = p.get("decline") or []
+    sep = i18n.t("list.sep", lang)
+    line2 = i18n.t("map.in_decline", lang, list=sep.join(
+        f"{_race_line(d, lang)} ({d.get('tokens_on_board', 0)})" for d in decl)) if decl else ""
+    if viewer is not None and name == viewer and "coins" in p:
+        line2 = (line2 + " · " if line2 else "") + i18n.t("map.your_coins", lang,
+                                                          coins=p["coins"])
+    return line1, line2
+
+
+def panel_row(width: int, name: str, colour: tuple[int, int, int], current: bool,
+              line1: str, line2: str) -> Image.Image:
+    """One player's strip of the panel: colour, name, the two lines; framed if current."""
+    im = Image.new("RGB", (width, PANEL_ROW), theme.PARCHMENT)
+    draw = ImageDraw.Draw(im)
+    w = width
+    if current:
+        draw.rounded_rectangle((MARGIN - 4, 2, w - MARGIN + 4, PANEL_ROW - 4), radius=10,
+                               fill=(250, 240, 214), outline=colour, width=3)
+    sw = sprites.swatch(colour, 34)
+    im.paste(sw, (MARGIN + 6, 8), sw)
+    x = MARGIN + 50
+    room = w - MARGIN - x
+    name_size = text.fit(name, 26, room / 2, "bold")
+    x2 = x + text.draw(draw, (x, 6), name, size=name_size, kind="bold", fill=theme.INK) + 18
+    text.draw(draw, (x2, 8), line1, size=text.fit(line1, 22, w - MARGIN - x2, "narrow"),
+              kind="narrow", fill=theme.INK)
+    if line2:
+        text.draw(draw, (x, 40), line2, size=text.fit(line2, 22, room, "narrow"),
+                  kind="narrow", fill=(90, 70, 50))
+    return im
+
+
+def panel_parts(width: int, observation: dict, *, viewer: str | None, lang: str
+                ) -> list[tuple[str, tuple]]:
+    """The panel as strips from the top, each (what, arguments): "head" (panel_head), "row"
+    (panel_row), "gap" (10 px of parchment), "legend" (legend). Equal arguments draw equal
+    pixels, so a strip can be cached by them."""
+    parts: list[tuple[str, tuple]] = [("head", (width, _title(observation, lang)))]
+    colours = seat_colours(observation)
+    for name, p in observation["players"].items():
+        current = name == observation.get("current") and not observation.get("finished")
+        parts.append(("row", (width, name, colours[name], current,
+                              *_player_lines(name, p, viewer=viewer, lang=lang))))
+    parts.append(("gap", (width,)))
+    parts.append(("legend", (width, lang)))
+    return parts
+
+
+def _gap(width: int) -> Image.Image:
+    return Image.new("RGB", (width, 10), theme.PARCHMENT)
+
+
+STRIPS = {"head": panel_head, "row": panel_row, "gap": _gap, "legend": legend}
+
+
 def draw_panel(im: Image.Image, top: int, observation: dict, *, viewer: str | None,
                lang: str = "en") -> None:
     """Round, whose turn, and per player: colour, active race, hand, declines (coins: own only)."""
-    draw = ImageDraw.Draw(im)
-    w = im.width
-    draw.rectangle((0, top, w, im.height), fill=theme.PARCHMENT)
-    draw.line((MARGIN, top + 2, w - MARGIN, top + 2), fill=theme.INK, width=3)
-    rnd, rounds = observation.get("round"), observation.get("rounds")
-    if observation.get("finished"):
-        title = i18n.t("map.title_over", lang, round=rnd, rounds=rounds)
-    else:
-        stage = observation.get("stage") or ""
-        title = i18n.t("map.title", lang, round=rnd, rounds=rounds,
-                       player=observation.get("current"),
-                       stage=i18n.t(f"stage.{stage}", lang) if i18n.has(f"stage.{stage}") else stage)
-    size = text.fit(title, 28, w - 2 * MARGIN - 8, "serif")
-    text.draw(draw, (MARGIN + 4, top + PANEL_HEAD // 2 + 2), title, size=size, kind="serif",
-              fill=theme.INK, anchor="lm")
-    colours = seat_colours(observation)
-    y = top + PANEL_HEAD
-    for name, p in observation["players"].items():
-        is_current = name == observation.get("current") and not observation.get("finished")
-        if is_current:
-            draw.rounded_rectangle((MARGIN - 4, y + 2, w - MARGIN + 4, y + PANEL_ROW - 4),
-                                   radius=10, fill=(250, 240, 214), outline=colours[name],
-                                   width=3)
-        sw = sprites.swatch(colours[name], 34)
-        im.paste(sw, (MARGIN + 6, y + 8), sw)
-        x = MARGIN + 50
-        room = w - MARGIN - x
-        name_size = text.fit(name, 26, room / 2, "bold")
-        x2 = x + text.draw(draw, (x, y + 6), name, size=name_size, kind="bold",
-                           fill=theme.INK) + 18
-        act = p.get("active")
-        line1 = _race_line(act, lang)
-        if act:
-            line1 = i18n.t("map.active", lang, combo=line1, on_map=act.get("tokens_on_board", 0),
-                           hand=p.get("hand", 0))
-        text.draw(draw, (x2, y + 8), line1, size=text.fit(line1, 22, w - MARGIN - x2, "narrow"),
-                  kind="narrow", fill=theme.INK)
-        decl = p.get("decline") or []
-        sep = i18n.t("list.sep", lang)
-        line2 = i18n.t("map.in_decline", lang, list=sep.join(
-            f"{_race_line(d, lang)} ({d.get('tokens_on_board', 0)})" for d in decl)) if decl else ""
-        if viewer is not None and name == viewer and "coins" in p:
-            line2 = (line2 + " · " if line2 else "") + i18n.t("map.your_coins", lang,
-                                                              coins=p["coins"])
-        if line2:
-            text.draw(draw, (x, y + 40), line2, size=text.fit(line2, 22, room, "narrow"),
-                      kind="narrow", fill=(90, 70, 50))
-        y += PANEL_ROW
-    im.paste(legend(w, lang), (0, y + 10))
+    y = top
+    for what, args in panel_parts(im.width, observation, viewer=viewer, lang=lang):
+        strip = STRIPS[what](*args)
+        im.paste(strip, (0, y))
+        y += strip.height
+
+
+def _clip(box: Box, size: tuple[int, int]) -> Box | None:
+    left, top = max(0, box[0]), max(0, box[1])
+    right, bottom = min(size[0], box[2]), min(size[1], box[3])
+    return (left, top, right, bottom) if left < right and top < bottom else None
+
+
+@lru_cache(maxsize=12)
+def static_on_palette(key: str) -> Image.Image:
+    """The static layer of a board on its palette (what every map's untouched pixels are)."""
+    return to_palette(map_layer(key), key)
+
+
+STRIPS_KEPT = 256  # ~76 KB a player's strip: about the panels of 50 live games
+_strips: OrderedDict[tuple, Image.Image] = OrderedDict()
+
+
+def strip_on_palette(key: str, what: str, args: tuple) -> Image.Image:
+    """A panel strip (STRIPS[what](*args)) on the palette of board `key`; the latest
+    STRIPS_KEPT are kept: a strip shows the same until its player's race, tokens or turn
+    change."""
+    found = _strips.get((key, what, args))
+    if found is not None:
+        _strips.move_to_end((key, what, args))
+        return found
+    found = _strips[(key, what, args)] = to_palette(STRIPS[what](*args), key)
+    while len(_strips) > STRIPS_KEPT:
+        _strips.popitem(last=False)
+    return found
+
+
+def clear_strips() -> None:
+    """Forget the strips kept (tests and benchmarks: draw everything again)."""
+    _strips.clear()
+
+
+@contextmanager
+def no_strips_kept() -> Iterator[None]:
+    """Draw as a process that kept no strip yet; the strips kept before come back after."""
+    global _strips
+    saved, _strips = _strips, OrderedDict()
+    try:
+        yield
+    finally:
+        _strips = saved
+
+
+def map_image(board: data.Board, observation: dict, *, viewer: str | None = None,
+              highlight: Iterable[int] = (), lang: str = "en") -> Image.Image:
+    """The map picture on the board's palette: the same pixels as
+    `to_palette(draw_map(...), key)`, for a fraction of the work. Only the boxes the tokens
+    were drawn in are mapped to the palette (the rest is the static layer's, mapped once per
+    board), and the panel's strips are mapped once per content (most of a panel stays the
+    same from one turn to the next)."""
+    key = board_key(board)
+    static = map_layer(key)
+    im = static.copy()
+    boxes = draw_tokens(im, board, observation, highlight, lang, key=key)
+    parts = panel_parts(static.width, observation, viewer=viewer, lang=lang)
+    out = static_on_palette(key).crop(
+        (0, 0, static.width, static.height + panel_height(len(observation["players"]))))
+    for box in boxes:
+        box = _clip(box, static.size)
+        if box is not None:
+            out.paste(to_palette(im.crop(box), key), box[:2])
+    y = static.height
+    for what, args in parts:
+        strip = strip_on_palette(key, what, args)
+        out.paste(strip, (0, y))
+        y += strip.height
+    return out
 
 
 def draw_map(board: data.Board, observation: dict, *, viewer: str | None = None,

@@ -29,15 +29,25 @@ def test_map_png_size_and_budget(busy_state) -> None:
     assert len(png) <= 600 * 1024
 
 
-def test_map_png_is_the_drawn_picture_exactly(busy_state) -> None:
-    """The fast zlib level changes bytes, never pixels: what Discord shows is the drawing."""
+@pytest.mark.parametrize(("lang", "viewer", "highlight"), [
+    ("en", None, ()), ("en", None, (1, 2, 9)), ("th", 0, (3,)), ("hu", 1, ())])
+def test_map_png_is_the_drawn_picture_exactly(busy_state, lang, viewer, highlight) -> None:
+    """The whole drawing, mapped to the palette at once, is what Discord is shown: the
+    shortcuts (only the boxes drawn in mapped, panel strips mapped once, bands of the
+    encoding reused, the fast zlib level) change bytes and work, never pixels. Twice each:
+    the second picture comes from what the first one cached."""
     from render import encode
     from render.mapview import draw_map
 
-    drawn = encode.to_palette(draw_map(busy_state.board, engine.observe(busy_state, None)),
+    seat = None if viewer is None else busy_state.players[viewer]
+    drawn = encode.to_palette(draw_map(busy_state.board, engine.observe(busy_state, seat),
+                                       viewer=seat, highlight=highlight, lang=lang),
                               busy_state.board.id)
-    shown = _decode(render.map_png(busy_state))
-    assert shown.convert("RGB").tobytes() == drawn.convert("RGB").tobytes()
+    for _ in range(2):
+        shown = _decode(render.map_png(busy_state, viewer=seat, highlight=highlight,
+                                       lang=lang))
+        assert shown.mode == "P"
+        assert shown.convert("RGB").tobytes() == drawn.convert("RGB").tobytes()
 
 
 def test_static_layer_is_drawn_once_per_board(busy_state) -> None:

@@ -6,18 +6,23 @@ import pytest
 
 import engine
 import render
-from render import sprites, static
+from render import mapview, sprites, static
+
+# caches that keep drawn text: cleared around a test so that everything is drawn again
+TEXT_CACHES = (sprites.marker, sprites.region_label, sprites.piece, static.map_layer)
 
 
 @pytest.fixture
 def drawn_text(drawn_strings):
     """Every string any ImageDraw draws during the test (caches cleared so all is redrawn)."""
     seen = drawn_strings
-    for cached in (sprites.marker, sprites.region_label, sprites.piece, static.map_layer):
+    for cached in TEXT_CACHES:
         cached.cache_clear()
+    mapview.clear_strips()
     yield seen
-    for cached in (sprites.marker, sprites.region_label, sprites.piece, static.map_layer):
+    for cached in TEXT_CACHES:
         cached.cache_clear()
+    mapview.clear_strips()
 
 
 def test_public_map_sees_only_the_public_observation(busy_state, monkeypatch) -> None:
@@ -31,14 +36,14 @@ def test_public_map_sees_only_the_public_observation(busy_state, monkeypatch) ->
         return obs
 
     drawn = []
-    real_draw = render.draw_map
+    real_draw = render.map_image
 
-    def draw_map(board, observation, **kw):
+    def map_image(board, observation, **kw):
         drawn.append(observation)
         return real_draw(board, observation, **kw)
 
     monkeypatch.setattr(engine, "observe", observe)
-    monkeypatch.setattr(render, "draw_map", draw_map)
+    monkeypatch.setattr(render, "map_image", map_image)
     render.map_png(busy_state)
     assert calls[0::2] == [None]
     assert drawn == [calls[1]]
