@@ -4,7 +4,8 @@ time while a player thinks.
 Two kinds of work, kept apart so that a guess never delays a picture somebody waits for:
 
 - pictures for a reply (`map_file`, `row_file`, `final_file`) go to the drawing workers
-  (RENDER_PROCESSES of them);
+  (RENDER_PROCESSES of them), each game's to the same worker while it is free: a game's
+  next map reuses the panel strips and PNG bands its last one left there;
 - guesses (`draw_ahead`: the map and combo row the player's `end` would post) go to one more
   worker at the lowest CPU priority, newest first, one per channel and kind, once the
   position has stood for a moment. A right guess lands in the caches below and the `end`
@@ -47,10 +48,11 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-_NOW: Executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="render")
-_AHEAD: Executor = _NOW  # the same thread until use_render_process
-_now_workers = 1
-_waiting = 0  # pictures somebody waits for, queued or being drawn
+# the drawers of pictures for replies: one worker process each (one thread for tests); a
+# game's pictures go to the same one while it is free (`_drawer`)
+_NOW: list[Executor] = [ThreadPoolExecutor(max_workers=1, thread_name_prefix="render")]
+_AHEAD: Executor = _NOW[0]  # the same thread until use_render_process
+_busy: list[int] = [0]  # per drawer: pictures somebody waits for, queued or being drawn
 AHEAD_NICE = 19  # the guessing process's niceness (higher: less CPU when the machine is busy)
 AHEAD_QUEUE = 16  # guesses kept waiting at most (the oldest are dropped)
 # a kind of guess is drawn while at least this share of its recent drawings were posted: at
@@ -180,9 +182,10 @@ def _start_worker(nice: int, parent: int = 0) -> None:
 def use_render_process(workers: int = 2) -> None:
     """Draw in worker processes from now on: `workers` for replies, one (niced) for guesses.
     The processes start with the first pictures asked for, or with `warm()`."""
-    global _NOW, _AHEAD, _now_workers
-    old = {_NOW, _AHEAD}
-    _NOW, _now_workers = _process_pool(workers, 0), workers
+    global _NOW, _AHEAD, _busy
+    old = {*_NOW, _AHEAD}
+    _NOW = [_process_pool(1, 0) for _ in range(max(1, workers))]
+    _busy = [0] * len(_NOW)
     _AHEAD = _process_pool(1, AHEAD_NICE)
     for pool in old:
         pool.shutdown(wait=False)
@@ -190,12 +193,18 @@ def use_render_process(workers: int = 2) -> None:
 
 def use_render_thread() -> None:
     """Back to one drawing thread for everything (the default; tests)."""
-    global _NOW, _AHEAD, _now_workers
+    global _NOW, _AHEAD, _busy
     stop_rendering()
-    _NOW = _AHEAD = ThreadPoolExecutor(max_workers=1, thread_name_prefix="render")
-    _now_workers = 1
+    _NOW = [ThreadPoolExecutor(max_workers=1, thread_name_prefix="render")]
+    _AHEAD = _NOW[0]
+    _busy = [0]
     _MAPS.clear()
     _ROWS.clear()
+
+
+def _shared_thread() -> bool:
+    """Replies and guesses share one drawing thread (tests, the in-process bench)."""
+    return _AHEAD in _NOW
 
 
 class _QuietSpawnProcess(multiprocessing.context.SpawnProcess):
@@ -225,9 +234,9 @@ def _process_pool(workers: int, nice: int) -> ProcessPoolExecutor:
 
 def _revive(pool: Executor) -> None:
     """A worker process died, which breaks its pool for good: put a new pool in its place."""
-    global _NOW, _AHEAD
-    if pool is _NOW:
-        _NOW = _process_pool(_now_workers, 0)
+    global _AHEAD
+    if pool in _NOW:
+        _NOW[_NOW.index(pool)] = _process_pool(1, 0)
     elif pool is _AHEAD:
         _AHEAD = _process_pool(1, AHEAD_NICE)
     pool.shutdown(wait=False)
@@ -239,16 +248,24 @@ def stop_rendering(wait: bool = False) -> None:
     _WANTED.clear()
     if stats.replies or stats.ahead:
         log.info("drawings: %s", stats)
-    for pool in {_NOW, _AHEAD}:
+    for pool in {*_NOW, _AHEAD}:
         if isinstance(pool, ProcessPoolExecutor):
             pool.shutdown(wait=wait, cancel_futures=True)
 
 
-def _draw(name: str, state: Any, kwargs: dict[str, Any]) -> bytes:
-    """Runs in the drawing thread or process."""
+def _draw(name: str, subject: Any, kwargs: dict[str, Any]) -> bytes:
+    """Runs in the drawing thread or process. A map comes as (board, public observation):
+    the bot took the observation anyway (the picture's cache key), and it travels to a worker
+    for a fraction of the whole state; an official board travels as its id."""
+    import engine
     import render
 
-    return getattr(render, name)(state, **kwargs)
+    if name == "map_png":
+        board, observation = subject
+        if isinstance(board, str):
+            board = engine.data.board(board)
+        return render.observation_png(board, observation, **kwargs)
+    return getattr(render, name)(subject, **kwargs)
 
 
 def _warm(board_ids: list[str]) -> bool:
@@ -272,11 +289,10 @@ async def warm() -> None:
     import engine
 
     loop = asyncio.get_running_loop()
-    if _AHEAD is _NOW:
-        jobs = [loop.run_in_executor(_NOW, _warm, list(engine.data.BOARD_IDS))]
-    else:  # jobs submitted while no worker is idle each start one more worker
-        jobs = [loop.run_in_executor(_AHEAD, _ready)]
-        jobs += [loop.run_in_executor(_NOW, _ready) for _ in range(_now_workers)]
+    if _shared_thread():
+        jobs = [loop.run_in_executor(_AHEAD, _warm, list(engine.data.BOARD_IDS))]
+    else:
+        jobs = [loop.run_in_executor(pool, _ready) for pool in (_AHEAD, *_NOW)]
     for result in await asyncio.gather(*jobs, return_exceptions=True):
         if isinstance(result, BaseException):  # pictures are drawn later anyway
             log.error("starting a drawing worker failed", exc_info=result)
@@ -284,31 +300,51 @@ async def warm() -> None:
 
 def render_idle() -> bool:
     """No picture that somebody waits for is queued or being drawn."""
-    return _waiting == 0
+    return not any(_busy)
 
 
-async def _render(name: str, state: Any, *, ahead: bool = False,
+def _drawer(route: int | None) -> int:
+    """Which reply drawer gets a picture: the game's own (`route`), so that its next map
+    reuses the panel strips and PNG bands its last one left in that process (about half
+    the work of a map); another one if the game's is busy and another is free, so that no
+    reply waits behind a game it has nothing to do with."""
+    home = (route if route is not None else 0) % len(_NOW)
+    if _busy[home] and 0 in _busy:
+        return _busy.index(0)
+    return home
+
+
+def route_of(state: Any) -> int | None:
+    """The same number for every state of one game (its board, players and seed)."""
+    try:
+        return hash((state.board.id, tuple(state.players), state.seed))
+    except AttributeError:
+        return None
+
+
+async def _render(name: str, subject: Any, *, ahead: bool = False, route: int | None = None,
                   **kwargs: Any) -> bytes | None:
-    """PNG bytes from render.<name>, drawn off the event loop; None if unavailable."""
+    """PNG bytes from render.<name> (for "map_png", `subject` is (board, observation)),
+    drawn off the event loop; None if unavailable."""
     try:
         import render
     except ImportError:
         return None
     if getattr(render, name, None) is None:
         return None
-    global _waiting
     if ahead:
         stats.drew_ahead(_guess_kind.get() or "?")
     else:
         stats.replies += 1
-    waited = 0 if ahead else 1
-    _waiting += waited
     loop = asyncio.get_running_loop()
+    drawer = None if ahead else _drawer(route)
+    if drawer is not None:
+        _busy[drawer] += 1
     try:
         for attempt in (1, 2):
-            pool = _AHEAD if ahead else _NOW
+            pool = _AHEAD if drawer is None else _NOW[drawer]
             try:
-                return await loop.run_in_executor(pool, _draw, name, state, kwargs)
+                return await loop.run_in_executor(pool, _draw, name, subject, kwargs)
             except BrokenProcessPool:
                 if attempt == 2:
                     raise
@@ -319,7 +355,8 @@ async def _render(name: str, state: Any, *, ahead: bool = False,
         log.exception("render.%s failed", name)
         return None
     finally:
-        _waiting -= waited
+        if drawer is not None:
+            _busy[drawer] -= 1
 
 
 def _file(png: bytes | None, filename: str, description: str | None = None
@@ -358,7 +395,7 @@ class _Cache:
         fut, guessed = self.items.get(key, (None, None))
         if fut is None:
             fut = self._start(key, name, state, ahead, kwargs)
-        elif guessed and not ahead and not fut.done() and _AHEAD is not _NOW:
+        elif guessed and not ahead and not fut.done() and not _shared_thread():
             guess = fut
             fut = self._start(key, name, state, False, kwargs)
             done, _ = await asyncio.wait({guess, fut}, return_when=asyncio.FIRST_COMPLETED)
@@ -383,14 +420,11 @@ _MAPS = _Cache(128)
 _ROWS = _Cache(128)  # each live game has its current row; a row stays until a pick
 
 
-def _map_key(state: Any, highlight: tuple[int, ...]) -> str | None:
+def _map_key(board_id: str, obs: dict, highlight: tuple[int, ...]) -> str | None:
     """A map shows the public observation of one board, with some regions highlighted."""
     try:
-        import engine
-
-        obs = engine.observe(state, None)
-        return json.dumps([state.board.id, obs, list(highlight)], sort_keys=True, default=str)
-    except Exception:  # noqa: BLE001 - no key: just render
+        return json.dumps([board_id, obs, list(highlight)], sort_keys=True, default=str)
+    except (TypeError, ValueError):  # no key: just render
         return None
 
 
@@ -411,9 +445,18 @@ def _in(key: str | None, lang: str) -> str | None:
 
 async def map_png(state: Any, highlight: tuple[int, ...] = (), *,
                   ahead: bool = False, lang: str = "en") -> bytes | None:
+    """The public map of `state` (no coins), `highlight`ed regions outlined."""
+    import engine
+
     highlight = tuple(highlight)
-    return await _MAPS.get(_in(_map_key(state, highlight), lang), "map_png", state, ahead=ahead,
-                           highlight=highlight, lang=lang)
+    board = state.board
+    obs = engine.observe(state, None)
+    # an official board travels to the drawing worker as its id
+    ref = board.id if board.id in engine.data.BOARD_IDS and board == engine.data.board(
+        board.id) else board
+    return await _MAPS.get(_in(_map_key(board.id, obs, highlight), lang), "map_png",
+                           (ref, obs), ahead=ahead, highlight=highlight, lang=lang,
+                           route=route_of(state))
 
 
 async def map_file(state: Any, highlight: tuple[int, ...] = (), *,
@@ -425,11 +468,11 @@ async def row_file(state: Any, *, ahead: bool = False, description: str | None =
                    lang: str = "en") -> discord.File | None:
     """The combo row picture; the row changes only when someone picks, so it is cached."""
     return _file(await _ROWS.get(_in(_row_key(state), lang), "row_png", state, ahead=ahead,
-                                 lang=lang), "combos.png", description)
+                                 lang=lang, route=route_of(state)), "combos.png", description)
 
 
 async def final_png(state: Any, *, lang: str = "en") -> bytes | None:
-    return await _render("final_png", state, lang=lang)
+    return await _render("final_png", state, lang=lang, route=route_of(state))
 
 
 async def final_file(state: Any, *, description: str | None = None,
@@ -482,7 +525,7 @@ def ahead_idle() -> bool:
 
 async def _guess_loop() -> None:
     while _WANTED:
-        if _AHEAD is _NOW and not render_idle():
+        if _shared_thread() and not render_idle():
             await asyncio.sleep(0.05)  # one drawing thread: replies first
             continue
         now = time.monotonic()

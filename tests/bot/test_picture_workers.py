@@ -34,7 +34,7 @@ async def processes() -> AsyncIterator[None]:
 
 
 async def test_the_guessing_worker_runs_at_a_lower_priority(processes: None) -> None:
-    (now_pid,) = _pids(pictures._NOW)
+    (now_pid,) = _pids(pictures._NOW[0])
     (ahead_pid,) = _pids(pictures._AHEAD)
     assert now_pid != ahead_pid != os.getpid()
     assert os.getpriority(os.PRIO_PROCESS, ahead_pid) > os.getpriority(os.PRIO_PROCESS, now_pid)
@@ -43,15 +43,15 @@ async def test_the_guessing_worker_runs_at_a_lower_priority(processes: None) -> 
 async def test_a_killed_worker_is_replaced_and_the_picture_still_comes(processes: None) -> None:
     png = await pictures.map_png(_state())
     assert png is not None and png.startswith(b"\x89PNG")
-    (pid,) = _pids(pictures._NOW)
-    old_pool = pictures._NOW
+    (pid,) = _pids(pictures._NOW[0])
+    old_pool = pictures._NOW[0]
     os.kill(pid, signal.SIGKILL)
     await asyncio.sleep(0.5)  # the pool notices the death and marks itself broken
     other = _state("official-2p")  # not in the cache: must be drawn
     png2 = await asyncio.wait_for(pictures.map_png(other), 120)
     assert png2 is not None and png2.startswith(b"\x89PNG")
-    assert pictures._NOW is not old_pool
-    assert pid not in _pids(pictures._NOW)
+    assert pictures._NOW[0] is not old_pool
+    assert pid not in _pids(pictures._NOW[0])
 
 
 async def test_a_picture_drawn_ahead_is_reused(processes: None,
@@ -68,3 +68,43 @@ async def test_a_picture_drawn_ahead_is_reused(processes: None,
     monkeypatch.setattr(pictures, "_render", counting)
     again = await pictures.map_png(state, ())
     assert again == first and calls == []
+
+
+def test_a_games_pictures_go_to_its_own_drawer_unless_another_is_free(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game's next map reuses what its last one left in a worker (panel strips, PNG bands)
+    only in the same worker; but a reply never waits behind another game's picture while a
+    worker is free."""
+    monkeypatch.setattr(pictures, "_NOW", [object(), object(), object()])
+    monkeypatch.setattr(pictures, "_busy", [0, 0, 0])
+    route = pictures.route_of(_state("official-4p"))
+    assert route == pictures.route_of(_state("official-4p"))  # every state of the game
+    home = pictures._drawer(route)
+    assert home == route % 3
+    pictures._busy[home] = 1
+    other = pictures._drawer(route)
+    assert other != home and pictures._busy[other] == 0
+    pictures._busy[:] = [1, 1, 1]
+    assert pictures._drawer(route) == home  # all busy: wait at home
+
+
+async def test_a_reply_picture_is_drawn_by_the_games_drawer(monkeypatch: pytest.MonkeyPatch
+                                                            ) -> None:
+    pictures.use_render_process(2)
+    chosen: list[int] = []
+    real = pictures._drawer
+
+    def spy(route: int | None) -> int:
+        chosen.append(real(route))
+        return chosen[-1]
+
+    monkeypatch.setattr(pictures, "_drawer", spy)
+    try:
+        state = _state("official-2p")
+        first = await asyncio.wait_for(pictures.map_png(state, (1,)), 120)
+        second = await asyncio.wait_for(pictures.map_png(state, (2,)), 120)
+        assert first and second and first != second
+        assert chosen == [pictures.route_of(state) % 2] * 2
+        assert pictures.render_idle()
+    finally:
+        pictures.use_render_thread()

@@ -44,16 +44,16 @@ async def test_end_turn_map_drawn_ahead_is_the_right_picture(
                 await fake.wait_until(lambda: pictures.ahead_idle() and pictures.render_idle(),
                                       timeout=10, what="the map drawn ahead")
                 calls: list[int] = []
-                real = render.map_png
+                real = render.observation_png  # what a drawer draws a map with
 
                 def counting(*args, _real=real, _calls=calls, **kwargs):
                     _calls.append(1)
                     return _real(*args, **kwargs)
 
-                monkeypatch.setattr(render, "map_png", counting)
+                monkeypatch.setattr(render, "observation_png", counting)
                 sent = await driver.send(loaded, {"do": "end", "player": loaded.state.actor},
                                          route="panel")
-                monkeypatch.setattr(render, "map_png", real)
+                monkeypatch.setattr(render, "observation_png", real)
                 assert calls == []  # posted from the picture drawn ahead
                 after = await driver.loaded()
                 await driver._check_pictures(loaded, after, sent)  # and it is the right one
