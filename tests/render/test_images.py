@@ -9,7 +9,7 @@ from PIL import Image, ImageStat
 
 import engine
 import render
-from render import static
+from render import cards, encode, static
 from render.mapview import panel_height, region_mask
 
 
@@ -71,6 +71,28 @@ def test_row_png_shows_six_combos(busy_state) -> None:
     im = _decode(render.row_png(busy_state))
     assert im.width >= 1000
     assert im.height >= 6 * 80
+
+
+@pytest.mark.parametrize("lang", ["en", "th"])
+def test_every_combo_row_keeps_its_colours_on_the_shared_palette(lang: str) -> None:
+    """Rows go out on one palette made from sample rows: any race and power, in any order
+    and language, must come out within a hair of the drawing (a colour the palette missed
+    would show as a wrong-coloured banner)."""
+    from PIL import ImageChops
+
+    from render.cards import draw_row
+
+    races, powers = engine.data.RACES, engine.data.POWERS
+    for k in range(0, 12, 3):
+        row = [{"power": powers[(7 * k + 3 * i) % len(powers)],
+                "race": races[(5 * k + 2 * i + 1) % len(races)], "cost": i,
+                "coins_on_combo": (k + i) % 4} for i in range(6)]
+        drawn = draw_row({"row": row}, lang)
+        shown = _decode(encode.banded_png(cards.row_on_palette(drawn)))
+        assert shown.mode == "P"
+        diff = ImageChops.difference(drawn, shown.convert("RGB"))
+        assert max(ImageStat.Stat(diff).mean) < 0.5  # mean error per channel (0-255)
+        assert max(hi for _, hi in diff.getextrema()) < 64  # no pixel far off
 
 
 def test_final_png_only_after_the_game(scenario_of) -> None:
