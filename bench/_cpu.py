@@ -1,8 +1,8 @@
 """CPU time of a process tree, read from /proc (Linux), split by process class.
 
 The bot's helpers are told apart by how they start: picture workers for replies run at the
-bot's own niceness, the worker that draws ahead at +19 (bot/pictures.py AHEAD_NICE), the AI
-workers at +10 (bot/autoplay.py AI_NICE); multiprocessing's resource tracker by its command
+bot's own niceness (replies and drawings ahead alike: bot/pictures.py), the AI workers at +10
+(bot/autoplay.py AI_NICE); multiprocessing's resource tracker by its command
 line. Samples are kept per pid, so a worker that exits (or is replaced) between two samples
 still counts up to its last sample.
 """
@@ -16,7 +16,7 @@ from pathlib import Path
 TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 PROC = Path("/proc")
 
-CLASSES = ("bot", "pictures", "ahead", "ai", "other")
+CLASSES = ("bot", "pictures", "ai", "other")
 
 
 def available() -> bool:
@@ -80,8 +80,6 @@ class TreeCPU:
             return "bot"
         if "resource_tracker" in _cmdline(pid):
             return "other"
-        if nice >= 19:
-            return "ahead"
         if nice >= 10:
             return "ai"
         if nice == 0:

@@ -17,7 +17,7 @@ actions that end a turn (their reply carries the map picture). Target: p99 <= 10
 
 CPU per action (target: bot + picture workers <= 15 ms): the bot process and each of its
 descendants are sampled from /proc while the games run (bench/_cpu.py), split into the bot's
-main process, the picture workers for replies, the worker drawing ahead, and the AI workers
+main process, the picture workers (they draw for replies and ahead alike), and the AI workers
 (reported apart: AI thinking is not part of the target). Seconds spent while the games run are
 divided by the members' actions (the figure the target is stated in) and, for reference, by
 every stored action (AI players' actions included: the bot applies, stores and posts those
@@ -294,11 +294,11 @@ def _print_cpu(cpu: dict[str, float], life: dict[str, float], n_actions: int,
     def per(seconds: float, n: int) -> str:
         return f"{seconds * 1000 / n:6.1f}" if n else "   n/a"
 
-    target = cpu["bot"] + cpu["pictures"] + cpu["ahead"]
+    target = cpu["bot"] + cpu["pictures"]
     print(f"  CPU while the games ran, ms per member action ({n_actions}) / per stored action "
           f"({n_stored}, AI players' included), seconds:")
-    for what, label in (("bot", "bot main process"), ("pictures", "picture workers (replies)"),
-                        ("ahead", "picture worker (ahead)"), ("ai", "AI workers"),
+    for what, label in (("bot", "bot main process"), ("pictures", "picture workers"),
+                        ("ai", "AI workers"),
                         ("other", "other (resource tracker)")):
         print(f"    {label:27s} {per(cpu[what], n_actions)} / {per(cpu[what], n_stored)}  "
               f"({cpu[what]:6.1f} s)")

@@ -1,22 +1,23 @@
 """The bot's pictures: drawn off the event loop, cached by what they show, and drawn ahead of
 time while a player thinks.
 
-Two kinds of work, kept apart so that a guess never delays a picture somebody waits for:
+Pictures go to the drawers (RENDER_PROCESSES worker processes), each game's to the same
+drawer while it is free: a game's next map reuses the panel strips and PNG bands its last one
+left there (about half the work of a map), so a game's drawings stay together. Two kinds:
 
-- pictures for a reply (`map_file`, `row_file`, `final_file`) go to the drawing workers
-  (RENDER_PROCESSES of them), each game's to the same worker while it is free: a game's
-  next map reuses the panel strips and PNG bands its last one left there;
-- guesses (`draw_ahead`: the map and combo row the player's `end` would post) go to one more
-  worker at the lowest CPU priority, newest first, one per channel and kind, once the
-  position has stood for a moment. A right guess lands in the caches below and the `end`
-  reply posts it at once; a wrong one is CPU spent for nothing (capacity per machine), so
-  only likely guesses are made and `stats` counts what they bought. A reply that finds its
-  picture still being guessed races the guess.
+- pictures for a reply (`map_file`, `row_file`, `final_file`): drawn at once, on the game's
+  drawer, or on a free one if the game's is busy;
+- guesses (`draw_ahead`: the map and combo row the player's `end` would post): drawn only
+  while every drawer is idle (a guess never delays a picture somebody waits for), newest
+  first, one per channel and kind, once the position has stood for a moment. A right guess
+  lands in the caches below and the `end` reply posts it at once; a wrong one still leaves
+  the game's drawer most of the strips and bands of the map the turn will end with. Guesses
+  cost CPU (capacity per machine), so only likely ones are made and `stats` counts what they
+  bought.
 
 `python -m bot` draws in worker processes (`use_render_process`), so the event loop keeps the
-GIL and a core to itself. Tests and the in-process bench use one drawing thread for both kinds
-(several threads would hold the GIL in turns and starve the loop); guesses then wait until
-that thread is idle.
+GIL and a core to itself. Tests and the in-process bench use one drawing thread (several
+threads would hold the GIL in turns and starve the loop).
 """
 
 from __future__ import annotations
@@ -51,9 +52,8 @@ log = logging.getLogger(__name__)
 # the drawers of pictures for replies: one worker process each (one thread for tests); a
 # game's pictures go to the same one while it is free (`_drawer`)
 _NOW: list[Executor] = [ThreadPoolExecutor(max_workers=1, thread_name_prefix="render")]
-_AHEAD: Executor = _NOW[0]  # the same thread until use_render_process
-_busy: list[int] = [0]  # per drawer: pictures somebody waits for, queued or being drawn
-AHEAD_NICE = 19  # the guessing process's niceness (higher: less CPU when the machine is busy)
+_busy: list[int] = [0]  # per drawer: pictures queued or being drawn (guesses included)
+_asked = 0  # pictures somebody waits for, queued or being drawn
 AHEAD_QUEUE = 16  # guesses kept waiting at most (the oldest are dropped)
 # a kind of guess is drawn while at least this share of its recent drawings were posted: at
 # most one drawing wasted for every one that saves a reply its drawing (a guess is CPU taken
@@ -156,10 +156,9 @@ def bind_to_parent(parent: int) -> None:
                      daemon=True).start()
 
 
-def _start_worker(nice: int, parent: int = 0) -> None:
-    """Initializer of each drawing process: die with the bot, lower its priority if asked,
-    then load every official board's layers, so that no reply pays for a cold board in a new
-    worker."""
+def _start_worker(parent: int = 0) -> None:
+    """Initializer of each drawing process: die with the bot, then load every official
+    board's layers, so that no reply pays for a cold board in a new worker."""
     import engine
 
     # Ctrl-C reaches every process of the terminal's group: the bot shuts the workers down,
@@ -167,9 +166,6 @@ def _start_worker(nice: int, parent: int = 0) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if parent:
         bind_to_parent(parent)
-    if nice:
-        with contextlib.suppress(OSError):  # not permitted: it then competes as an equal
-            os.nice(nice)
     try:
         _warm(list(engine.data.BOARD_IDS))
         import render
@@ -180,31 +176,24 @@ def _start_worker(nice: int, parent: int = 0) -> None:
 
 
 def use_render_process(workers: int = 2) -> None:
-    """Draw in worker processes from now on: `workers` for replies, one (niced) for guesses.
-    The processes start with the first pictures asked for, or with `warm()`."""
-    global _NOW, _AHEAD, _busy
-    old = {*_NOW, _AHEAD}
-    _NOW = [_process_pool(1, 0) for _ in range(max(1, workers))]
+    """Draw in `workers` worker processes from now on. The processes start with the first
+    pictures asked for, or with `warm()`."""
+    global _NOW, _busy
+    old = _NOW
+    _NOW = [_process_pool() for _ in range(max(1, workers))]
     _busy = [0] * len(_NOW)
-    _AHEAD = _process_pool(1, AHEAD_NICE)
     for pool in old:
         pool.shutdown(wait=False)
 
 
 def use_render_thread() -> None:
-    """Back to one drawing thread for everything (the default; tests)."""
-    global _NOW, _AHEAD, _busy
+    """Back to one drawing thread (the default; tests)."""
+    global _NOW, _busy
     stop_rendering()
     _NOW = [ThreadPoolExecutor(max_workers=1, thread_name_prefix="render")]
-    _AHEAD = _NOW[0]
     _busy = [0]
     _MAPS.clear()
     _ROWS.clear()
-
-
-def _shared_thread() -> bool:
-    """Replies and guesses share one drawing thread (tests, the in-process bench)."""
-    return _AHEAD in _NOW
 
 
 class _QuietSpawnProcess(multiprocessing.context.SpawnProcess):
@@ -227,18 +216,16 @@ class _QuietSpawnContext(multiprocessing.context.SpawnContext):
     Process = _QuietSpawnProcess
 
 
-def _process_pool(workers: int, nice: int) -> ProcessPoolExecutor:
-    return ProcessPoolExecutor(max_workers=workers, mp_context=_QuietSpawnContext(),
-                               initializer=_start_worker, initargs=(nice, os.getpid()))
+def _process_pool() -> ProcessPoolExecutor:
+    """One drawer: a pool of one worker process (a game's drawings must meet in one)."""
+    return ProcessPoolExecutor(max_workers=1, mp_context=_QuietSpawnContext(),
+                               initializer=_start_worker, initargs=(os.getpid(),))
 
 
 def _revive(pool: Executor) -> None:
     """A worker process died, which breaks its pool for good: put a new pool in its place."""
-    global _AHEAD
     if pool in _NOW:
-        _NOW[_NOW.index(pool)] = _process_pool(1, 0)
-    elif pool is _AHEAD:
-        _AHEAD = _process_pool(1, AHEAD_NICE)
+        _NOW[_NOW.index(pool)] = _process_pool()
     pool.shutdown(wait=False)
 
 
@@ -248,7 +235,7 @@ def stop_rendering(wait: bool = False) -> None:
     _WANTED.clear()
     if stats.replies or stats.ahead:
         log.info("drawings: %s", stats)
-    for pool in {*_NOW, _AHEAD}:
+    for pool in _NOW:
         if isinstance(pool, ProcessPoolExecutor):
             pool.shutdown(wait=wait, cancel_futures=True)
 
@@ -289,10 +276,10 @@ async def warm() -> None:
     import engine
 
     loop = asyncio.get_running_loop()
-    if _shared_thread():
-        jobs = [loop.run_in_executor(_AHEAD, _warm, list(engine.data.BOARD_IDS))]
+    if any(isinstance(pool, ProcessPoolExecutor) for pool in _NOW):
+        jobs = [loop.run_in_executor(pool, _ready) for pool in _NOW]
     else:
-        jobs = [loop.run_in_executor(pool, _ready) for pool in (_AHEAD, *_NOW)]
+        jobs = [loop.run_in_executor(_NOW[0], _warm, list(engine.data.BOARD_IDS))]
     for result in await asyncio.gather(*jobs, return_exceptions=True):
         if isinstance(result, BaseException):  # pictures are drawn later anyway
             log.error("starting a drawing worker failed", exc_info=result)
@@ -300,6 +287,11 @@ async def warm() -> None:
 
 def render_idle() -> bool:
     """No picture that somebody waits for is queued or being drawn."""
+    return _asked == 0
+
+
+def drawers_idle() -> bool:
+    """No picture at all (guesses included) is queued or being drawn."""
     return not any(_busy)
 
 
@@ -336,13 +328,14 @@ async def _render(name: str, subject: Any, *, ahead: bool = False, route: int | 
         stats.drew_ahead(_guess_kind.get() or "?")
     else:
         stats.replies += 1
+    global _asked
     loop = asyncio.get_running_loop()
-    drawer = None if ahead else _drawer(route)
-    if drawer is not None:
-        _busy[drawer] += 1
+    drawer = _drawer(route)
+    _busy[drawer] += 1
+    _asked += 0 if ahead else 1
     try:
         for attempt in (1, 2):
-            pool = _AHEAD if drawer is None else _NOW[drawer]
+            pool = _NOW[drawer]
             try:
                 return await loop.run_in_executor(pool, _draw, name, subject, kwargs)
             except BrokenProcessPool:
@@ -355,8 +348,8 @@ async def _render(name: str, subject: Any, *, ahead: bool = False, route: int | 
         log.exception("render.%s failed", name)
         return None
     finally:
-        if drawer is not None:
-            _busy[drawer] -= 1
+        _busy[drawer] -= 1
+        _asked -= 0 if ahead else 1
 
 
 def _file(png: bytes | None, filename: str, description: str | None = None
@@ -369,9 +362,8 @@ def _file(png: bytes | None, filename: str, description: str | None = None
 
 class _Cache:
     """Pictures by what they show. Values are futures, so a reply that wants a picture being
-    drawn for another reply waits for that drawing instead of starting another. A guess being
-    drawn is raced instead: the guessing worker yields its CPU to everything else, so a reply
-    also asks the drawing worker and takes whichever picture comes first."""
+    drawn (for another reply, or guessed) waits for that drawing instead of starting
+    another."""
 
     def __init__(self, size: int) -> None:
         self.size = size
@@ -395,13 +387,6 @@ class _Cache:
         fut, guessed = self.items.get(key, (None, None))
         if fut is None:
             fut = self._start(key, name, state, ahead, kwargs)
-        elif guessed and not ahead and not fut.done() and not _shared_thread():
-            guess = fut
-            fut = self._start(key, name, state, False, kwargs)
-            done, _ = await asyncio.wait({guess, fut}, return_when=asyncio.FIRST_COMPLETED)
-            if guess in done and guess.result() is not None:
-                stats.posted(guessed)
-                return guess.result()
         else:
             self.items.move_to_end(key)
             if guessed and not ahead:
@@ -525,8 +510,8 @@ def ahead_idle() -> bool:
 
 async def _guess_loop() -> None:
     while _WANTED:
-        if _shared_thread() and not render_idle():
-            await asyncio.sleep(0.05)  # one drawing thread: replies first
+        if not drawers_idle():
+            await asyncio.sleep(0.05)  # replies first: a guess waits for idle drawers
             continue
         now = time.monotonic()
         settled = [k for k, (_, _, asked) in _WANTED.items() if now - asked >= GUESS_SETTLE]

@@ -1,5 +1,5 @@
-"""bot/pictures.py with real worker processes: the guessing worker runs at low priority, a
-dead worker is replaced without losing the picture asked for, and a guess is reused."""
+"""bot/pictures.py with real worker processes: a dead worker is replaced without losing the
+picture asked for, a guess is reused, and a game's pictures meet in one drawer."""
 
 from __future__ import annotations
 
@@ -33,11 +33,10 @@ async def processes() -> AsyncIterator[None]:
         pictures.use_render_thread()
 
 
-async def test_the_guessing_worker_runs_at_a_lower_priority(processes: None) -> None:
-    (now_pid,) = _pids(pictures._NOW[0])
-    (ahead_pid,) = _pids(pictures._AHEAD)
-    assert now_pid != ahead_pid != os.getpid()
-    assert os.getpriority(os.PRIO_PROCESS, ahead_pid) > os.getpriority(os.PRIO_PROCESS, now_pid)
+async def test_the_drawers_are_processes_of_their_own(processes: None) -> None:
+    (pid,) = _pids(pictures._NOW[0])
+    assert pid != os.getpid()
+    assert os.getpriority(os.PRIO_PROCESS, pid) == os.getpriority(os.PRIO_PROCESS, os.getpid())
 
 
 async def test_a_killed_worker_is_replaced_and_the_picture_still_comes(processes: None) -> None:

@@ -103,6 +103,22 @@ async def test_a_settled_guess_is_drawn_once_and_the_end_reply_posts_it(
     assert "1 of them posted" in str(pictures.stats)
 
 
+async def test_a_guess_waits_until_no_drawer_is_busy(service: GameService,
+                                                    drawn: list[str]) -> None:
+    """A guess never takes a drawer a reply might want: while any drawer has a picture
+    queued or in hand, guesses wait (they are drawn the moment all are idle)."""
+    out = await _until_end_is_legal(service)
+    pictures._busy[0] += 1  # a picture in hand (as while a reply's map is being drawn)
+    try:
+        pictures.draw_ahead(service, out)
+        await asyncio.sleep(pictures.GUESS_SETTLE + 0.4)
+        assert drawn == [] and not pictures.ahead_idle()
+    finally:
+        pictures._busy[0] -= 1
+    await _idle()
+    assert drawn.count("map_png") == 1
+
+
 async def test_quick_positions_cost_one_drawing(service: GameService,
                                                 drawn: list[str]) -> None:
     out = await _until_end_is_legal(service)
