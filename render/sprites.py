@@ -22,8 +22,11 @@ def _canvas(w: int, h: int) -> tuple[Image.Image, ImageDraw.ImageDraw]:
     return im, ImageDraw.Draw(im)
 
 
-def _done(im: Image.Image) -> Image.Image:
-    return im.resize((im.width // SS, im.height // SS), Image.Resampling.LANCZOS)
+def _done(im: Image.Image, reducing_gap: float | None = None) -> Image.Image:
+    """Down from the supersampled size. `reducing_gap` 2: a box reduction to twice the size
+    first, then Lanczos (half the time, a hair softer) for sprites drawn while a reply waits."""
+    return im.resize((im.width // SS, im.height // SS), Image.Resampling.LANCZOS,
+                     reducing_gap=reducing_gap)
 
 
 def _pts(d: int, *xy: float) -> list[tuple[float, float]]:
@@ -228,7 +231,9 @@ def marker(count: int, label: str, fill: Colour, *, decline: bool = False,
     if ring:
         draw.rounded_rectangle((0, 0, w * s - 1, h * s - 1), radius=13 * s, outline=ring,
                                width=2 * s)
-    return _done(im)
+    # a marker is made the first time a map shows its count, race, colour and language:
+    # while a reply waits for that map (about 2.5 ms -> 1.2 ms a marker)
+    return _done(im, reducing_gap=2.0)
 
 
 @cache
