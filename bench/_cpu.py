@@ -53,12 +53,25 @@ def _children() -> dict[int, list[int]]:
     return kids
 
 
+def _rss_mb(pid: int) -> float | None:
+    """Resident memory of a live process in MB (VmRSS), or None."""
+    try:
+        for line in (PROC / str(pid) / "status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
 @dataclass
 class TreeCPU:
-    """CPU seconds of `root` and all its descendants, by class."""
+    """CPU seconds of `root` and all its descendants, by class; and the resident memory of
+    each process at the latest sample."""
 
     root: int
     seen: dict[int, tuple[str, float]] = field(default_factory=dict)  # pid -> (class, seconds)
+    rss: dict[int, tuple[str, float]] = field(default_factory=dict)  # pid -> (class, MB)
 
     def sample(self) -> dict[str, float]:
         base = _stat(self.root)
@@ -72,6 +85,9 @@ class TreeCPU:
                     continue
                 # classified anew each time: a worker lowers its priority as it starts
                 self.seen[pid] = (self._classify(pid, st[1] - base[1]), st[2])
+                mb = _rss_mb(pid)
+                if mb is not None:
+                    self.rss[pid] = (self.seen[pid][0], mb)
                 todo += kids.get(pid, [])
         return self.totals()
 

@@ -192,6 +192,7 @@ async def main_async(args: argparse.Namespace) -> int:
     errors: list[str] = []
     cpu: dict[str, float] = {}
     life: dict[str, float] = {}
+    memory: list[tuple[str, float]] = []
     log_lines: list[str] = []
     with tempfile.TemporaryDirectory() as tmp, fake.patch_discord():
         db = Path(tmp) / "bench.db"
@@ -228,6 +229,7 @@ async def main_async(args: argparse.Namespace) -> int:
                 tree.sample()
                 cpu = _delta(at_start, tree.seen)
                 life = tree.totals()
+                memory = sorted(tree.rss.values())
         if isinstance(bot, subprocess.Popen):
             bot.send_signal(signal.SIGINT)
             try:
@@ -261,6 +263,8 @@ async def main_async(args: argparse.Namespace) -> int:
     print(f"  CPU seconds while the games ran: players' side (fake, reads, policy) {t_side:.1f}")
     if cpu:
         _print_cpu(cpu, life, n_actions, n_stored)
+        print("  resident memory at the end, MB: " + ", ".join(
+            f"{what} {mb:.0f}" for what, mb in memory))
     else:
         print("  CPU split by process: not measured (in-process run, or no /proc)")
     if n_floor:
