@@ -84,14 +84,14 @@ async def _bot_process(fake: FakeDiscord, tmp_path: Path) -> tuple[subprocess.Po
     env = {k: v for k, v in os.environ.items() if k not in SETTING_KEYS}
     env.update(DISCORD_TOKEN=fake.token, DATABASE_URL=str(tmp_path / "life.db"),
                DISCORD_API_BASE=fake.api_base, DISCORD_GATEWAY=fake.gateway_url,
-               LOG_LEVEL="INFO", RENDER_PROCESSES="1", PYTHONPATH=str(ROOT))
+               LOG_LEVEL="INFO", RENDER_PROCESSES="2", PYTHONPATH=str(ROOT))
     proc = subprocess.Popen([sys.executable, "-m", "bot"], cwd=tmp_path, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     out, err = _Drain(proc.stdout), _Drain(proc.stderr)
     await fake.wait_until(lambda: proc.poll() is not None or any(s.ready for s in fake.sessions),
                           timeout=60, what="the bot to connect")
     assert proc.poll() is None, err.data.decode(errors="replace")
-    # one drawing worker, one guessing worker and multiprocessing's resource tracker
+    # two drawing workers and multiprocessing's resource tracker
     await fake.wait_until(lambda: len(_descendants(proc.pid)) >= 3, timeout=60,
                           what="the picture workers to start")
     await asyncio.sleep(0.5)
