@@ -480,7 +480,8 @@ _guessing: asyncio.Task[None] | None = None
 
 
 def draw_ahead(service: GameService, outcome: Outcome, what: str = "end") -> None:
-    """Draw ahead, on the guessing worker, a picture a coming reply will likely post:
+    """Draw ahead, on the game's drawer once every drawer is idle, a picture a coming reply
+    will likely post:
 
     - "end": the current player has little left to do but end their turn; draw the map
       (and, if the next player must pick, the combo row) their `end` would post. The engine

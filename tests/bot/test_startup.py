@@ -135,7 +135,7 @@ async def test_ctrl_c_stops_bot_and_workers_without_traceback(
     fake = fake_discord
     env = _env(DISCORD_TOKEN=fake.token, DATABASE_URL=str(tmp_path / "g.db"),
                DISCORD_API_BASE=fake.api_base, DISCORD_GATEWAY=fake.gateway_url,
-               RENDER_PROCESSES="1", LOG_LEVEL="WARNING")
+               RENDER_PROCESSES="2", LOG_LEVEL="WARNING")
     proc = subprocess.Popen([sys.executable, "-m", "bot"], cwd=tmp_path, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             start_new_session=True)  # its own process group, as in a terminal
