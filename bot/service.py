@@ -301,7 +301,8 @@ class GameService:
         self.dm_language: Callable[[int, GameRow], Awaitable[str]] | None = None
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._cache: dict[int, Loaded] = {}  # channel id -> last loaded state
-        self._costs: dict[tuple[int, int], tuple[Target, ...]] = {}
+        # (game id, version, revision) -> the targets at that log (autocomplete asks often)
+        self._costs: dict[tuple[int, int, int], tuple[Target, ...]] = {}
         self._tails: OrderedDict[int, _Tail] = OrderedDict()  # game id -> its latest actions
         # hooks (leagues): a seat check raises ServiceError to refuse a member a seat; finish
         # listeners hear of every game that finished with a result, after it is committed; a
@@ -742,6 +743,9 @@ class GameService:
         if tail is not None and tail.mark == mark:
             self._tails.move_to_end(game_id)
             rows = tail.rows[-limit:]
+            first = rows[-RECENT_FIRST:]  # as from the store: the fewest rows that answer
+            if len(first) < len(rows) and enough(first):
+                return first
             if tail.whole or len(tail.rows) >= limit or enough(rows):
                 return rows
         first = min(limit, RECENT_FIRST)
@@ -1312,7 +1316,7 @@ class GameService:
     def _targets(
         self, loaded: Loaded, legal: list[dict[str, Any]], obs: dict[str, Any]
     ) -> tuple[Target, ...]:
-        key = (loaded.game.id, loaded.version)
+        key = (loaded.game.id, *_mark(loaded.game))
         if key in self._costs:
             return self._costs[key]
         regions = obs.get("regions", {})
@@ -1351,6 +1355,9 @@ class GameService:
             seat = loaded.game.seat_of(user_id)
             if seat is None or loaded.state.actor != seat.name:
                 return ()
+            known = self._costs.get((loaded.game.id, *_mark(loaded.game)))
+            if known is not None:  # asked again while typing: no need to list actions again
+                return known
             legal = [_dump(a) for a in engine.legal_actions(loaded.state)]
             return self._targets(loaded, legal, engine.observe(loaded.state, None))
 

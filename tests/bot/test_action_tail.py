@@ -23,12 +23,14 @@ async def _game(svc: GameService, channel: int = 1, seed: int = 11) -> int:
 
 
 async def _answers(svc: GameService, game_id: int, since: int) -> tuple:
-    """Everything the service answers from the latest actions, and the state it holds."""
+    """Everything the service answers from the latest actions or keeps per version (the
+    targets), and the state it holds."""
     loaded = await svc.view(1)
     actor = loaded.state.actor
     undo = await svc.undoable(1, USERS[actor]) if actor else 0
     panel = await svc.panel(1)
-    return (loaded.version, engine.dump_state(loaded.state), undo, panel.can_undo,
+    targets = await svc.targets(1, USERS[actor]) if actor else ()
+    return (loaded.version, engine.dump_state(loaded.state), undo, panel.can_undo, targets,
             await svc.turn_conquests(game_id), await svc.turn_story(game_id, since),
             await svc.turn_story(game_id))
 
