@@ -59,6 +59,7 @@ STORY_ROWS = 120  # actions read back for the living message (a turn is far shor
 RECENT_FIRST = 24  # actions read first when looking back over the current turn (see _recent)
 TAIL_KEEP = 48  # parsed latest actions kept per game (see _Tail)
 TAIL_GAMES = 200  # games whose latest actions are kept (the least recently used go first)
+SAID_ROWS = 4096  # rows whose public lines are kept (all forgotten at once past that)
 NAME_LIMIT = 24
 AI_LEVELS = ("easy", "normal", "hard")
 TIMEOUT_LEVEL = "normal"  # the AI that plays a timed-out turn or an away seat
@@ -214,6 +215,24 @@ class _Tail:
     whole: bool  # rows start at the game's first action
 
 
+@dataclass(slots=True)
+class _Said:
+    """A row's public events and, per language, each one's line (None: no line), as
+    text.describe_events words them: the living message re-tells the turn on every reply."""
+
+    row: ActionRow  # held, so the id keying it is not reused while it is kept
+    public: list[dict[str, Any]]
+    _lines: dict[str, list[str | None]] = field(default_factory=dict)
+
+    def lines(self, lang: str) -> list[str | None]:
+        got = self._lines.get(lang)
+        if got is None:
+            got = self._lines[lang] = [
+                None if e.get("private") else text.describe_event(e, lang)
+                for e in self.public]
+        return got
+
+
 # -- helpers --------------------------------------------------------------------------------
 
 
@@ -304,6 +323,7 @@ class GameService:
         # (game id, version, revision) -> the targets at that log (autocomplete asks often)
         self._costs: dict[tuple[int, int, int], tuple[Target, ...]] = {}
         self._tails: OrderedDict[int, _Tail] = OrderedDict()  # game id -> its latest actions
+        self._saids: dict[int, _Said] = {}  # id of a kept row -> its public lines
         # hooks (leagues): a seat check raises ServiceError to refuse a member a seat; finish
         # listeners hear of every game that finished with a result, after it is committed; a
         # line a listener returns is posted in the channel after the final reveal
@@ -1450,12 +1470,19 @@ class GameService:
 
         `finished` tells the turns that ended in actions `since`.. (empty when none did), up
         to and including the last end of a turn; `live` is what happened after that."""
-        def story(rows: list[ActionRow]) -> tuple[list[tuple[int, dict[str, Any]]], list[int]]:
-            events: list[tuple[int, dict[str, Any]]] = []
+        Events = list[tuple[int, dict[str, Any], _Said, int]]  # seq, event, its row's, index
+
+        def story(rows: list[ActionRow]) -> tuple[Events, list[int]]:
+            events: Events = []
             for row in rows:
-                events += [(row.seq, e) for e in engine.public_events(row.events)]
-            return events, [i for i, (_, e) in enumerate(events)
+                said = self._said(row)
+                events += [(row.seq, e, said, i) for i, e in enumerate(said.public)]
+            return events, [i for i, (_, e, _, _) in enumerate(events)
                             if e.get("type") in ("turn_ended", "game_over")]
+
+        def words(part: Events) -> list[str]:
+            # text.describe_events of the part's events, each row's lines worded once
+            return [line for _, _, said, i in part if (line := said.lines(lang)[i])]
 
         def enough(rows: list[ActionRow]) -> bool:
             # the same answer as from STORY_ROWS rows: an end of a turn is in the window,
@@ -1468,14 +1495,24 @@ class GameService:
         events, ends = story(await self._recent(game_id, STORY_ROWS, enough, mark,
                                                 locked=False))
         if not ends:
-            return [], text.describe_events((e for _, e in events), lang)
+            return [], words(events)
         last = ends[-1]
-        live = text.describe_events((e for _, e in events[last + 1:]), lang)
+        live = words(events[last + 1:])
         if since <= 0 or events[last][0] < since:
             return [], live
         # the finished part starts after the last end of a turn before `since`
         start = max((i + 1 for i in ends if events[i][0] < since), default=0)
-        return text.describe_events((e for _, e in events[start:last + 1]), lang), live
+        return words(events[start:last + 1]), live
+
+    def _said(self, row: ActionRow) -> _Said:
+        """The public events of a kept row and their lines, worked out once per row object
+        (a kept tail hands out the same objects; a row read again is a new object)."""
+        said = self._saids.get(id(row))
+        if said is None or said.row is not row:
+            if len(self._saids) >= SAID_ROWS:
+                self._saids.clear()
+            said = self._saids[id(row)] = _Said(row, engine.public_events(row.events))
+        return said
 
     async def _owed_dms(self, game: GameRow, events: list[dict[str, Any]]
                         ) -> list[tuple[int, list[str]]]:

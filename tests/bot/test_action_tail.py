@@ -32,7 +32,7 @@ async def _answers(svc: GameService, game_id: int, since: int) -> tuple:
     targets = await svc.targets(1, USERS[actor]) if actor else ()
     return (loaded.version, engine.dump_state(loaded.state), undo, panel.can_undo, targets,
             await svc.turn_conquests(game_id), await svc.turn_story(game_id, since),
-            await svc.turn_story(game_id))
+            await svc.turn_story(game_id), await svc.turn_story(game_id, since, lang="da"))
 
 
 def _pick(state: object, rng: random.Random, avoid: dict | None = None) -> dict:
