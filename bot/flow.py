@@ -206,8 +206,9 @@ async def start_game(interaction: discord.Interaction, *, component: bool = Fals
 
 
 def _needs_confirmation(panel: Panel, user_id: int, verb: str) -> bool:
-    """Decline always asks; End asks while tokens are still in hand."""
-    if panel.actor_id != user_id or panel.is_defender:
+    """Decline always asks; End asks while tokens are still in hand. Nothing is asked while
+    the AI plays the seat (the action is refused: the member takes the seat back first)."""
+    if panel.actor_id != user_id or panel.is_defender or panel.auto:
         return False
     if verb == "decline":
         return panel.can_decline

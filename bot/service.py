@@ -17,7 +17,7 @@ import logging
 import random
 import re
 import time
-from collections import defaultdict
+from collections import OrderedDict, defaultdict
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -57,6 +57,9 @@ MAX_PLAYERS = 5
 MAX_SKIP_STEPS = 80
 STORY_ROWS = 120  # actions read back for the living message (a turn is far shorter)
 RECENT_FIRST = 24  # actions read first when looking back over the current turn (see _recent)
+TAIL_KEEP = 48  # parsed latest actions kept per game (see _Tail)
+TAIL_GAMES = 200  # games whose latest actions are kept (the least recently used go first)
+SAID_ROWS = 4096  # rows whose public lines are kept (all forgotten at once past that)
 NAME_LIMIT = 24
 AI_LEVELS = ("easy", "normal", "hard")
 TIMEOUT_LEVEL = "normal"  # the AI that plays a timed-out turn or an away seat
@@ -198,6 +201,38 @@ class ScoreLine:
     is_your_turn: bool
 
 
+@dataclass(slots=True)
+class _Tail:
+    """The latest actions of one game, parsed, as the store holds them while the game row is
+    at `mark` (version, revision): every write of the log (append, undo) moves the revision in
+    the same transaction, so a log another process (or service) changed meanwhile never
+    matches, even when an undo and new actions brought the version back. Read back several
+    times per reply (undo count, turn story, conquests), they were a large part of the bot's
+    CPU when each look re-read and re-parsed them."""
+
+    mark: tuple[int, int]
+    rows: list[ActionRow]
+    whole: bool  # rows start at the game's first action
+
+
+@dataclass(slots=True)
+class _Said:
+    """A row's public events and, per language, each one's line (None: no line), as
+    text.describe_events words them: the living message re-tells the turn on every reply."""
+
+    row: ActionRow  # held, so the id keying it is not reused while it is kept
+    public: list[dict[str, Any]]
+    _lines: dict[str, list[str | None]] = field(default_factory=dict)
+
+    def lines(self, lang: str) -> list[str | None]:
+        got = self._lines.get(lang)
+        if got is None:
+            got = self._lines[lang] = [
+                None if e.get("private") else text.describe_event(e, lang)
+                for e in self.public]
+        return got
+
+
 # -- helpers --------------------------------------------------------------------------------
 
 
@@ -229,6 +264,11 @@ BOUNDARY_EVENTS = frozenset({"turn_ended", "turn_started", "game_over"})
 def _is_boundary(events: Sequence[dict[str, Any]]) -> bool:
     """The step ended or started a turn (snapshot here; undo never crosses it)."""
     return any(e.get("type") in BOUNDARY_EVENTS for e in events)
+
+
+def _mark(game: GameRow) -> tuple[int, int]:
+    """Which action log the game row names: (version, revision)."""
+    return game.version, game.revision
 
 
 def _has(events: Sequence[dict[str, Any]], *types: str) -> bool:
@@ -280,7 +320,10 @@ class GameService:
         self.dm_language: Callable[[int, GameRow], Awaitable[str]] | None = None
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._cache: dict[int, Loaded] = {}  # channel id -> last loaded state
-        self._costs: dict[tuple[int, int], tuple[Target, ...]] = {}
+        # (game id, version, revision) -> the targets at that log (autocomplete asks often)
+        self._costs: dict[tuple[int, int, int], tuple[Target, ...]] = {}
+        self._tails: OrderedDict[int, _Tail] = OrderedDict()  # game id -> its latest actions
+        self._saids: dict[int, _Said] = {}  # id of a kept row -> its public lines
         # hooks (leagues): a seat check raises ServiceError to refuse a member a seat; finish
         # listeners hear of every game that finished with a result, after it is committed; a
         # line a listener returns is posted in the channel after the final reveal
@@ -311,7 +354,8 @@ class GameService:
 
     async def _load(self, game: GameRow) -> Loaded:
         cached = self._cache.get(game.channel_id)
-        if cached and cached.game.id == game.id and cached.game.version == game.version:
+        # (version, revision): the same log, also when another process undid and replayed
+        if cached and cached.game.id == game.id and _mark(cached.game) == _mark(game):
             loaded = Loaded(game, cached.state)
         else:
             loaded = Loaded(game, await self.rebuild(game.id))
@@ -547,7 +591,7 @@ class GameService:
         finished = bool(new_state.finished)
         seq = loaded.version + 1
         try:
-            await self.store.append(
+            row, revision = await self.store.append(
                 loaded.game.id,
                 seq,
                 _dump(action),
@@ -570,11 +614,12 @@ class GameService:
             # forget the cached state so the next command reads what the database holds
             self._cache.pop(loaded.game.channel_id, None)
             raise
+        self._extend_tail(_mark(loaded.game), row, revision)
         if finished:  # status and finished_at as the store wrote them
             game = await self.store.get_game(loaded.game.id)
             assert game is not None
         else:  # nothing else in the row changed: no need to read it back
-            game = dataclasses.replace(loaded.game, version=seq)
+            game = dataclasses.replace(loaded.game, version=seq, revision=revision)
         notices: list[str] = []
         if finished:
             for listener in self.finish_listeners:
@@ -651,23 +696,25 @@ class GameService:
             out = self._outcome(after, events + more, user_id)
             out.first_seq = loaded.version + 1
             if out.turn_ended:
-                out.highlight = await self._turn_conquests(after.game.id)
+                out.highlight = await self._turn_conquests(after.game.id, _mark(after.game))
             out.panel = await self._panel(after)
             await self._sync_clock(after)
             return out
 
     async def turn_conquests(self, game_id: int) -> tuple[int, ...]:
         """Regions conquered so far in the turn of the latest action (read-only)."""
-        return await self._turn_conquests(game_id)
+        return await self._turn_conquests(game_id, await self.store.log_mark(game_id),
+                                          locked=False)
 
-    async def _turn_conquests(self, game_id: int) -> tuple[int, ...]:
+    async def _turn_conquests(self, game_id: int, mark: tuple[int, int] | None, *,
+                              locked: bool = True) -> tuple[int, ...]:
         """Regions conquered during the turn that ended with the latest action."""
         def turn_begins(i: int, row: ActionRow) -> bool:
             return i > 0 and row.ends_turn and any(e.get("type") == "turn_ended"
                                                    for e in row.events)
 
         rows = await self._recent(game_id, 200, lambda rows: any(
-            turn_begins(i, row) for i, row in enumerate(reversed(rows))))
+            turn_begins(i, row) for i, row in enumerate(reversed(rows))), mark, locked=locked)
         regions: list[int] = []
         for i, row in enumerate(reversed(rows)):
             if turn_begins(i, row):
@@ -693,22 +740,65 @@ class GameService:
 
         n = 0
         for row in reversed(await self._recent(loaded.game.id, 100,
-                                               lambda rows: any(map(stops, rows)))):
+                                               lambda rows: any(map(stops, rows)),
+                                               _mark(loaded.game))):
             if stops(row):
                 break
             n += 1
         return n
 
     async def _recent(self, game_id: int, limit: int,
-                      enough: Callable[[list[ActionRow]], bool]) -> list[ActionRow]:
+                      enough: Callable[[list[ActionRow]], bool],
+                      mark: tuple[int, int] | None = None, *,
+                      locked: bool = True) -> list[ActionRow]:
         """The latest `limit` actions, or fewer when the latest RECENT_FIRST of them already
         answer the question (`enough`): the current turn is nearly always within them, and
-        decoding up to `limit` rows for every reply was a large part of the bot's CPU."""
+        decoding up to `limit` rows for every reply was a large part of the bot's CPU.
+
+        `mark` is the game's (version, revision) as just read from the store, or as this
+        process left it under the channel lock: the kept tail (_Tail) answers when it is at
+        that mark. Rows read from the store are kept only when `locked` (the channel's lock
+        is held, so the log cannot move between reading the mark and the rows)."""
+        tail = self._tails.get(game_id) if mark is not None else None
+        if tail is not None and tail.mark == mark:
+            self._tails.move_to_end(game_id)
+            rows = tail.rows[-limit:]
+            first = rows[-RECENT_FIRST:]  # as from the store: the fewest rows that answer
+            if len(first) < len(rows) and enough(first):
+                return first
+            if tail.whole or len(tail.rows) >= limit or enough(rows):
+                return rows
         first = min(limit, RECENT_FIRST)
         rows = await self.store.recent_actions(game_id, first)
-        if len(rows) < first or first == limit or enough(rows):
-            return rows
-        return await self.store.recent_actions(game_id, limit)
+        whole = len(rows) < first
+        if not (whole or first == limit or enough(rows)):
+            rows = await self.store.recent_actions(game_id, limit)
+            whole = len(rows) < limit
+        if mark is not None and locked and (rows[-1].seq if rows else 0) == mark[0]:
+            self._keep_tail(game_id, _Tail(mark, rows[-TAIL_KEEP:],
+                                           whole and len(rows) <= TAIL_KEEP))
+        return rows
+
+    def _keep_tail(self, game_id: int, tail: _Tail) -> None:
+        self._tails[game_id] = tail
+        self._tails.move_to_end(game_id)
+        while len(self._tails) > TAIL_GAMES:
+            self._tails.popitem(last=False)
+
+    def _extend_tail(self, before: tuple[int, int], row: ActionRow, revision: int) -> None:
+        """This service appended `row` to a log that was at `before`, which is now at
+        `revision`: the kept tail follows (or is dropped when it was not at `before`)."""
+        tail = self._tails.get(row.game_id)
+        if tail is None:
+            return
+        if tail.mark != before or row.seq != before[0] + 1:
+            del self._tails[row.game_id]
+            return
+        tail.rows.append(row)
+        if len(tail.rows) > TAIL_KEEP:
+            del tail.rows[:-TAIL_KEEP]
+            tail.whole = False
+        tail.mark = (row.seq, revision)
 
     async def undo(
         self, channel_id: int, user_id: int, *, steps: int = 1, version: int | None = None
@@ -737,6 +827,7 @@ class GameService:
         except VersionConflict:
             raise StaleVersion.said("svc.stale") from None
         self._cache.pop(loaded.game.channel_id, None)
+        self._tails.pop(loaded.game.id, None)
         self._costs = {k: v for k, v in self._costs.items() if k[0] != loaded.game.id}
         game = await self.store.get_game(loaded.game.id)
         assert game is not None
@@ -1245,7 +1336,7 @@ class GameService:
     def _targets(
         self, loaded: Loaded, legal: list[dict[str, Any]], obs: dict[str, Any]
     ) -> tuple[Target, ...]:
-        key = (loaded.game.id, loaded.version)
+        key = (loaded.game.id, *_mark(loaded.game))
         if key in self._costs:
             return self._costs[key]
         regions = obs.get("regions", {})
@@ -1284,6 +1375,9 @@ class GameService:
             seat = loaded.game.seat_of(user_id)
             if seat is None or loaded.state.actor != seat.name:
                 return ()
+            known = self._costs.get((loaded.game.id, *_mark(loaded.game)))
+            if known is not None:  # asked again while typing: no need to list actions again
+                return known
             legal = [_dump(a) for a in engine.legal_actions(loaded.state)]
             return self._targets(loaded, legal, engine.observe(loaded.state, None))
 
@@ -1376,12 +1470,19 @@ class GameService:
 
         `finished` tells the turns that ended in actions `since`.. (empty when none did), up
         to and including the last end of a turn; `live` is what happened after that."""
-        def story(rows: list[ActionRow]) -> tuple[list[tuple[int, dict[str, Any]]], list[int]]:
-            events: list[tuple[int, dict[str, Any]]] = []
+        Events = list[tuple[int, dict[str, Any], _Said, int]]  # seq, event, its row's, index
+
+        def story(rows: list[ActionRow]) -> tuple[Events, list[int]]:
+            events: Events = []
             for row in rows:
-                events += [(row.seq, e) for e in engine.public_events(row.events)]
-            return events, [i for i, (_, e) in enumerate(events)
+                said = self._said(row)
+                events += [(row.seq, e, said, i) for i, e in enumerate(said.public)]
+            return events, [i for i, (_, e, _, _) in enumerate(events)
                             if e.get("type") in ("turn_ended", "game_over")]
+
+        def words(part: Events) -> list[str]:
+            # text.describe_events of the part's events, each row's lines worded once
+            return [line for _, _, said, i in part if (line := said.lines(lang)[i])]
 
         def enough(rows: list[ActionRow]) -> bool:
             # the same answer as from STORY_ROWS rows: an end of a turn is in the window,
@@ -1390,16 +1491,28 @@ class GameService:
             return bool(ends) and (since <= 0 or any(events[i][0] < since for i in ends)
                                    or events[ends[-1]][0] < since)
 
-        events, ends = story(await self._recent(game_id, STORY_ROWS, enough))
+        mark = await self.store.log_mark(game_id)
+        events, ends = story(await self._recent(game_id, STORY_ROWS, enough, mark,
+                                                locked=False))
         if not ends:
-            return [], text.describe_events((e for _, e in events), lang)
+            return [], words(events)
         last = ends[-1]
-        live = text.describe_events((e for _, e in events[last + 1:]), lang)
+        live = words(events[last + 1:])
         if since <= 0 or events[last][0] < since:
             return [], live
         # the finished part starts after the last end of a turn before `since`
         start = max((i + 1 for i in ends if events[i][0] < since), default=0)
-        return text.describe_events((e for _, e in events[start:last + 1]), lang), live
+        return words(events[start:last + 1]), live
+
+    def _said(self, row: ActionRow) -> _Said:
+        """The public events of a kept row and their lines, worked out once per row object
+        (a kept tail hands out the same objects; a row read again is a new object)."""
+        said = self._saids.get(id(row))
+        if said is None or said.row is not row:
+            if len(self._saids) >= SAID_ROWS:
+                self._saids.clear()
+            said = self._saids[id(row)] = _Said(row, engine.public_events(row.events))
+        return said
 
     async def _owed_dms(self, game: GameRow, events: list[dict[str, Any]]
                         ) -> list[tuple[int, list[str]]]:

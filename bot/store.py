@@ -142,6 +142,8 @@ class GameRow:
     created_at: str
     started_at: str | None
     finished_at: str | None
+    # writes of the action log so far (append, undo): with the version it names one log
+    revision: int = 0
 
     def seat_of(self, user_id: int) -> Seat | None:
         if not user_id:  # AI and vacant seats hold user id 0: nobody's seat
@@ -290,7 +292,7 @@ def now(ago: float = 0.0) -> str:
 
 _GAME_COLUMNS = (
     "id, guild_id, channel_id, status, board, seed, players, options, opener_id, version,"
-    " created_at, started_at, finished_at"
+    " created_at, started_at, finished_at, revision"
 )
 _ACTION_COLUMNS = "game_id, seq, action, actor_id, player, events, reveals, ends_turn, created_at"
 _LEAGUE_COLS = "id, guild_id, name"
@@ -312,6 +314,7 @@ def _game(row: Sequence[Any]) -> GameRow:
         created_at=row[10],
         started_at=row[11],
         finished_at=row[12],
+        revision=int(row[13]),
     )
 
 
@@ -753,26 +756,28 @@ class Store:
         snapshot: dict[str, Any] | None = None,
         status: GameStatus | None = None,
         dms: Sequence[tuple[int, Sequence[str]]] = (),
-    ) -> None:
+    ) -> tuple[ActionRow, int]:
         """Append action number `seq` (= previous version + 1) in one transaction, with the
-        direct messages it owes (user id, lines) put in the outbox.
+        direct messages it owes (user id, lines) put in the outbox; -> the row as a read
+        would return it, and the game's new revision.
 
         Raises VersionConflict when the game is not at version seq - 1 (a concurrent writer
         won, or the caller's state is stale); nothing is written then.
         """
         t = now()
+        action_text, events_text = _dumps(action), _dumps(list(events))
         async with self.transaction() as tx:
-            changed = await tx.execute(
-                "UPDATE games SET version = ?, updated_at = ?"
-                " WHERE id = ? AND version = ? AND status = 'active'",
+            changed = await tx.fetchall(
+                "UPDATE games SET version = ?, updated_at = ?, revision = revision + 1"
+                " WHERE id = ? AND version = ? AND status = 'active' RETURNING revision",
                 seq, t, game_id, seq - 1,
             )
-            if changed != 1:
+            if len(changed) != 1:
                 raise VersionConflict(f"game {game_id} is not at version {seq - 1}")
             try:
                 await tx.execute(
                     f"INSERT INTO actions ({_ACTION_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    game_id, seq, _dumps(action), actor_id, player, _dumps(list(events)),
+                    game_id, seq, action_text, actor_id, player, events_text,
                     int(reveals), int(ends_turn), t,
                 )
             except Duplicate as exc:
@@ -793,6 +798,9 @@ class Store:
                 await tx.execute(
                     "INSERT INTO outbox (game_id, seq, user_id, lines, created_at)"
                     " VALUES (?, ?, ?, ?, ?)", game_id, seq, user_id, _dumps(list(lines)), t)
+        row = _action((game_id, seq, action_text, actor_id, player, events_text, reveals,
+                       ends_turn, t))
+        return row, int(changed[0][0])
 
     async def actions(
         self, game_id: int, *, after: int = 0, upto: int | None = None
@@ -807,6 +815,13 @@ class Store:
                 f"SELECT {_ACTION_COLUMNS} FROM actions WHERE game_id = ? AND seq > ?"
                 " AND seq <= ? ORDER BY seq", (game_id, after, upto))
         return [_action(r) for r in rows]
+
+    async def log_mark(self, game_id: int) -> tuple[int, int] | None:
+        """(version, revision) of the game: which action log it has now, in one cheap read
+        (a cache of its latest actions compares it before use); None: no such game."""
+        row = await self.fetchone("SELECT version, revision FROM games WHERE id = ?",
+                                  (game_id,))
+        return (int(row[0]), int(row[1])) if row else None
 
     async def recent_actions(self, game_id: int, limit: int = 10) -> list[ActionRow]:
         rows = await self.fetchall(
@@ -853,12 +868,12 @@ class Store:
             # is the compare-and-swap
             if expected is None:
                 changed = await tx.execute(
-                    "UPDATE games SET version = ?, updated_at = ? WHERE id = ?",
-                    keep, now(), game_id)
+                    "UPDATE games SET version = ?, updated_at = ?, revision = revision + 1"
+                    " WHERE id = ?", keep, now(), game_id)
             else:
                 changed = await tx.execute(
-                    "UPDATE games SET version = ?, updated_at = ? WHERE id = ? AND version = ?",
-                    keep, now(), game_id, expected)
+                    "UPDATE games SET version = ?, updated_at = ?, revision = revision + 1"
+                    " WHERE id = ? AND version = ?", keep, now(), game_id, expected)
             if changed != 1:
                 raise VersionConflict(f"game {game_id} is not at version {expected}")
             removed = await tx.execute(

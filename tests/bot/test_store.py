@@ -13,6 +13,7 @@ import pytest
 
 from bot.store import (
     TABLES,
+    ActionRow,
     ChannelBusy,
     GameStatus,
     Seat,
@@ -314,8 +315,12 @@ async def test_concurrent_appends_from_two_connections_apply_once(db_url: str) -
                 return_exceptions=True,
             )
             refused = [r for r in results if isinstance(r, VersionConflict)]
-            assert len(refused) == 1 and results.count(None) == 1, results
-            winner = {"a": 0, "b": 1}["a" if results[0] is None else "b"]
+            stored = [r for r in results if not isinstance(r, BaseException)]
+            assert len(refused) == 1 and len(stored) == 1, results
+            winner = 0 if not isinstance(results[0], BaseException) else 1
+            row, revision = stored[0]
+            assert isinstance(row, ActionRow) and row.seq == seq
+            assert row.actor_id == (11, 22)[winner] and revision == seq
             snap = await a.snapshot(gid, seq)
             assert snap == ({"a": seq} if winner == 0 else {"b": seq})
         actions = await a.actions(gid)
@@ -345,3 +350,29 @@ async def test_final_ranking_from_the_last_event_or_snapshot(store: Store) -> No
                        events=[{"type": "game_over", "ranking": ranking}],
                        status=GameStatus.FINISHED)
     assert await store.final_ranking(gid) == ranking
+
+
+async def test_append_returns_the_row_a_read_returns_and_the_log_revision(db_url: str) -> None:
+    """What a cache of the latest actions relies on: append hands back the row exactly as a
+    read parses it, and every write of the log (append, undo) moves the revision, so an undo
+    followed by new actions never looks like the log it replaced."""
+    s = await Store.open(db_url)
+    try:
+        gid = await _active_game(s)
+        assert await s.log_mark(gid) == (0, 0)
+        events = [{"type": "conquered", "player": "ann", "region": 1, "z": [1, 2]}]
+        row, revision = await s.append(gid, 1, {"region": 1, "do": "conquer", "player": "ann"},
+                                       actor_id=11, player="ann", events=events, reveals=True)
+        assert [row] == await s.recent_actions(gid, 5) and revision == 1
+        assert await s.log_mark(gid) == (1, 1) == (
+            (g := await s.get_game(gid)).version, g.revision)
+        await s.append(gid, 2, _act(2), actor_id=11, player="ann")
+        await s.truncate(gid, 1, expected=2)
+        assert await s.log_mark(gid) == (1, 3)
+        row2, revision = await s.append(gid, 2, _act(3), actor_id=11, player="ann")
+        assert (row2.action["region"], revision) == (3, 4)
+        assert await s.log_mark(gid) == (2, 4)  # version 2 again, another log: another mark
+        await s.set_options(gid, {"x": 1})  # not a write of the log
+        assert await s.log_mark(gid) == (2, 4) and await s.log_mark(gid + 99) is None
+    finally:
+        await s.close()
