@@ -18,6 +18,7 @@ from fakediscord import FakeDiscord, Message
 
 import engine
 from bot.app import SmallWorldBot
+from bot.service import _only_placement
 from bot.settings import Settings
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -67,10 +68,21 @@ async def test_one_member_and_three_ais_play_to_the_end(fake_discord: FakeDiscor
             assert f"**{r['player']}** — {r['total']} coin" in reveal.content
         assert driver.public_leaks(before=reveal.created_at) == []
         assert driver.coin_checks > 0  # the member's coins still reach her by DM
-        # AI actions were stored like anyone's, without a member behind them
+        # AI actions were stored like anyone's, without a member behind them; the member's
+        # only actions without her are survivors the bot placed because they could go only
+        # one way (bot.service._only_placement)
         assert reader.store is not None
         rows = await reader.store.actions(last.game.id)
-        assert {r.player for r in rows if r.actor_id is None} == set(ai_names)
+        assert set(ai_names) <= {r.player for r in rows if r.actor_id is None} <= {*ai_names,
+                                                                                   "ann"}
+        state = engine.load_state(await reader.store.snapshot(last.game.id, 0))
+        for row in rows:
+            if row.actor_id is None and row.player == "ann":
+                forced = _only_placement(state)
+                assert forced is not None and forced.model_dump(mode="json") == \
+                    engine.parse_action(row.action).model_dump(mode="json"), row
+            state = engine.apply(state, engine.parse_action(row.action)).state
+        assert state.finished
         assert not fake.unanswered()
     assert not fake.client_errors
 
