@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from functools import cache
+from functools import cache, lru_cache
 
 from PIL import Image, ImageDraw
 
@@ -186,7 +186,7 @@ def label_room() -> float:
     return max(text.width(i18n.t(f"abbr.{r}", "en"), LABEL_SIZE * SS, "narrow")
                for r in data.RACES) / SS
 
-@cache
+@lru_cache(maxsize=4096)  # ~14 KB each: bounded (races x counts x colours x languages)
 def marker(count: int, label: str, fill: Colour, *, decline: bool = False,
            ring: Colour | None = None, h: int = 44) -> Image.Image:
     """A rounded tag "3 Orc": token count (big) and race abbreviation, in the owner's colour.
