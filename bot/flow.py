@@ -560,7 +560,7 @@ async def notify_turn(interaction: discord.Interaction, outcome: Outcome, panel:
         if not await store.turn_dm(panel.actor_id):
             return
         client = interaction.client
-        user = client.get_user(panel.actor_id) or await client.fetch_user(panel.actor_id)
+        user = await _dm_channel(client, panel.actor_id)
         link = _jump(outcome.game.guild_id, outcome.game.channel_id, message_id)
         lang = of_game(outcome.game)
         languages = getattr(client, "languages", None)
@@ -630,6 +630,13 @@ async def post_outcome(client: discord.Client, outcome: Outcome) -> None:
         draw_ahead(service, outcome, "row")
 
 
+async def _dm_channel(client: discord.Client, user_id: int) -> discord.DMChannel:
+    """The DM channel with a user: kept by discord.py once opened, so a player's coins,
+    turn and reminder DMs cost one request each (fetching the user first was one more, on
+    a rate limit shared by the whole bot)."""
+    return await client.create_dm(discord.Object(id=user_id))
+
+
 async def post_reminder(client: discord.Client, channel_id: int, game_id: int, user_id: int,
                         line: str) -> None:
     """A turn reminder by DM (the game's choice) or, if DMs are closed, in the channel."""
@@ -638,7 +645,7 @@ async def post_reminder(client: discord.Client, channel_id: int, game_id: int, u
     how = ((game.options.get("clock") or {}).get("remind") if game else None) or "dm"
     if how == "dm":
         try:
-            user = client.get_user(user_id) or await client.fetch_user(user_id)
+            user = await _dm_channel(client, user_id)
             await user.send(line)
             return
         except discord.HTTPException as exc:
@@ -680,7 +687,7 @@ async def send_owed(client: discord.Client, store: Store, *, game_id: int | None
                                                 guild_id=game.guild_id)
             body = dm_body(dm, lang)
             try:
-                user = client.get_user(dm.user_id) or await client.fetch_user(dm.user_id)
+                user = await _dm_channel(client, dm.user_id)
                 await user.send(body, nonce=f"sw-dm-{dm.id}")
             except discord.Forbidden as exc:
                 if (exc.code == DM_CLOSED and interaction is not None
