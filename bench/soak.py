@@ -166,10 +166,18 @@ async def _player(d: GameDriver, bot: BotProcess, report: SoakReport,
 
 
 async def _killer(bot: BotProcess, rng: random.Random, every: tuple[float, float],
-                  done: asyncio.Event, report: SoakReport) -> None:
+                  done: asyncio.Event, report: SoakReport,
+                  after: tuple[int, int] | None = None) -> None:
+    """SIGKILL the bot every `every` seconds (uniformly), or with `after`, once every so many
+    acknowledged actions: a count that does not depend on how fast the bot plays."""
     while not done.is_set():
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(done.wait(), rng.uniform(*every))
+        if after is None:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(done.wait(), rng.uniform(*every))
+        else:
+            target = report.acknowledged + rng.randint(*after)
+            while not done.is_set() and report.acknowledged < target:
+                await asyncio.sleep(0.005)
         if done.is_set():
             return
         bot.kill()
@@ -180,7 +188,8 @@ async def _killer(bot: BotProcess, rng: random.Random, every: tuple[float, float
 
 async def soak(games: int, *, seed: int = 1, every: tuple[float, float] = (2.0, 8.0),
                db_url: str | None = None, workdir: Path | None = None, parallel: int = 20,
-               max_actions: int = 3000, quiet: bool = False) -> SoakReport:
+               max_actions: int = 3000, quiet: bool = False,
+               kill_after: tuple[int, int] | None = None) -> SoakReport:
     rng = random.Random(seed)
     report = SoakReport(games=games)
     fake = FakeDiscord(interaction_timeout=None)
@@ -223,7 +232,8 @@ async def soak(games: int, *, seed: int = 1, every: tuple[float, float] = (2.0, 
                             report.errors.append(f"channel {d.channel_id}: {exc!r}"[:300])
 
                 done = asyncio.Event()
-                killer = asyncio.create_task(_killer(bot, rng, every, done, report))
+                killer = asyncio.create_task(_killer(bot, rng, every, done, report,
+                                                     kill_after))
                 try:
                     await asyncio.gather(*(play(d) for d in drivers))
                 finally:
