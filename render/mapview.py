@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter, OrderedDict
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from functools import cache, lru_cache
 
@@ -61,53 +61,72 @@ def highlight_masks(key: str, rid: int) -> tuple[tuple[int, int], Image.Image, I
 Box = tuple[int, int, int, int]  # left, top, right, bottom (exclusive), image pixels
 
 
-def _highlight(im: Image.Image, key: str, rid: int) -> Box:
-    """Outline region `rid`; returns the box drawn in."""
+RING = (20, 20, 20)  # the dark band of a highlight; its inner part is theme.HIGHLIGHT
+
+
+def _highlighted(board: data.Board, highlight: Iterable[int]) -> list[int]:
+    return [rid for rid in sorted({int(r) for r in highlight}) if 0 <= rid < len(board.regions)]
+
+
+def _highlight(im: Image.Image, key: str, rid: int) -> None:
+    """Outline region `rid` (RGB)."""
     (ox, oy), ring, edge = highlight_masks(key, rid)
-    im.paste((20, 20, 20), (ox, oy), ring)
+    im.paste(RING, (ox, oy), ring)
     im.paste(theme.HIGHLIGHT, (ox, oy), edge)
-    return (ox, oy, ox + ring.width, oy + ring.height)
 
 
-def _paste_inside(im: Image.Image, sprite: Image.Image, x: float, y: float,
-                  size: tuple[int, int]) -> Box:
-    """Paste centred at (x, y), nudged so the sprite stays on the map; returns its box."""
+# a sprite placed on the map: (what it shows, as a key), the sprite, its top-left corner
+Placed = tuple[tuple, Image.Image, tuple[int, int]]
+
+
+def _placed(what: tuple, sprite: Image.Image, x: float, y: float,
+            size: tuple[int, int]) -> Placed:
+    """Centred at (x, y), nudged so the sprite stays on the map."""
     hw, hh = sprite.width / 2, sprite.height / 2
     x = min(max(x, MARGIN + hw), MARGIN + size[0] - hw)
     y = min(max(y, MARGIN + hh), MARGIN + size[1] - hh)
-    paste_centered(im, sprite, x, y)
-    left, top = int(x - sprite.width / 2), int(y - sprite.height / 2)
-    return (left, top, left + sprite.width, top + sprite.height)
+    return what, sprite, (int(x - sprite.width / 2), int(y - sprite.height / 2))
 
 
-def draw_tokens(im: Image.Image, board: data.Board, observation: dict,
-                highlight: Iterable[int] = (), lang: str = "en", *,
-                key: str | None = None) -> list[Box]:
-    """Markers (owner colour, count, race), lost tribes, pieces, highlighted regions; returns
-    the boxes drawn in (everything else is the static layer's pixels)."""
+def token_sprites(board: data.Board, observation: dict, lang: str = "en", *,
+                  key: str | None = None) -> list[Placed]:
+    """Markers (owner colour, count, race), lost tribes and pieces, in drawing order."""
     colours = seat_colours(observation)
     key = key or board_key(board)
     spots = layout(key)
     size = geometry(key).size
-    boxes = [_highlight(im, key, rid) for rid in sorted({int(r) for r in highlight})
-             if 0 <= rid < len(board.regions)]
     order = list(sprites.PIECES)
+    out: list[Placed] = []
     for rid_text, reg in observation.get("regions", {}).items():
         sp = spots[int(rid_text)]
         if reg.get("lost_tribe"):
-            boxes.append(_paste_inside(im, sprites.marker(0, i18n.t("map.tribe", lang),
-                                                          theme.LOST_TRIBE), *sp.marker, size))
+            label = i18n.t("map.tribe", lang)
+            out.append(_placed(("marker", 0, label, theme.LOST_TRIBE, False),
+                               sprites.marker(0, label, theme.LOST_TRIBE), *sp.marker, size))
         elif reg.get("owner") is not None and reg.get("tokens", 0) > 0:
             colour = colours.get(reg["owner"], (128, 128, 128))
-            tag = sprites.marker(reg["tokens"], theme.abbr(reg.get("race"), lang), colour,
-                                 decline=bool(reg.get("decline")))
-            boxes.append(_paste_inside(im, tag, *sp.marker, size))
+            label, decline = theme.abbr(reg.get("race"), lang), bool(reg.get("decline"))
+            out.append(_placed(("marker", reg["tokens"], label, colour, decline),
+                               sprites.marker(reg["tokens"], label, colour, decline=decline),
+                               *sp.marker, size))
         counts = Counter(reg.get("pieces", ()))
         kinds = sorted(counts, key=lambda k: order.index(k) if k in order else len(order))
         for i, kind in enumerate(kinds):
             x, y = sp.pieces[i] if i < len(sp.pieces) else (sp.marker[0] + 40 * i, sp.marker[1])
-            boxes.append(_paste_inside(im, sprites.piece(kind, counts[kind]), x, y, size))
-    return boxes
+            out.append(_placed(("piece", kind, counts[kind]), sprites.piece(kind, counts[kind]),
+                               x, y, size))
+    return out
+
+
+def draw_tokens(im: Image.Image, board: data.Board, observation: dict,
+                highlight: Iterable[int] = (), lang: str = "en", *,
+                key: str | None = None) -> None:
+    """Highlighted regions, then markers, lost tribes and pieces (RGB)."""
+    key = key or board_key(board)
+    for rid in _highlighted(board, highlight):
+        _highlight(im, key, rid)
+    for _, sprite, corner in token_sprites(board, observation, lang, key=key):
+        im.paste(sprite, corner, sprite)
 
 
 def _race_line(hold: dict | None, lang: str = "en") -> str:
@@ -262,59 +281,128 @@ def static_on_palette(key: str) -> Image.Image:
 
 
 STRIPS_KEPT = 256  # ~76 KB a player's strip: about the panels of 50 live games
+TILES_KEPT = 2048  # ~6 KB a marker's tile: the markers and pieces of ~100 live games
 _strips: OrderedDict[tuple, Image.Image] = OrderedDict()
+_tiles: OrderedDict[tuple, Image.Image] = OrderedDict()
+
+
+def _kept(cache: OrderedDict[tuple, Image.Image], key: tuple, most: int,
+          make: Callable[[], Image.Image]) -> Image.Image:
+    """cache[key], made (and the oldest beyond `most` forgotten) if missing."""
+    found = cache.get(key)
+    if found is not None:
+        cache.move_to_end(key)
+        return found
+    found = cache[key] = make()
+    while len(cache) > most:
+        cache.popitem(last=False)
+    return found
 
 
 def strip_on_palette(key: str, what: str, args: tuple) -> Image.Image:
     """A panel strip (STRIPS[what](*args)) on the palette of board `key`; the latest
     STRIPS_KEPT are kept: a strip shows the same until its player's race, tokens or turn
     change."""
-    found = _strips.get((key, what, args))
-    if found is not None:
-        _strips.move_to_end((key, what, args))
-        return found
-    found = _strips[(key, what, args)] = to_palette(STRIPS[what](*args), key)
-    while len(_strips) > STRIPS_KEPT:
-        _strips.popitem(last=False)
-    return found
+    return _kept(_strips, (key, what, args), STRIPS_KEPT,
+                 lambda: to_palette(STRIPS[what](*args), key))
 
 
 def clear_strips() -> None:
-    """Forget the strips kept (tests and benchmarks: draw everything again)."""
+    """Forget the strips and tiles kept (tests and benchmarks: draw everything again)."""
     _strips.clear()
+    _tiles.clear()
 
 
 @contextmanager
 def no_strips_kept() -> Iterator[None]:
-    """Draw as a process that kept no strip yet; the strips kept before come back after."""
-    global _strips
-    saved, _strips = _strips, OrderedDict()
+    """Draw as a process that kept no strip or tile yet; those kept before come back after."""
+    global _strips, _tiles
+    saved, _strips, _tiles = (_strips, _tiles), OrderedDict(), OrderedDict()
     try:
         yield
     finally:
-        _strips = saved
+        _strips, _tiles = saved
+
+
+@lru_cache(maxsize=64)
+def _index(key: str, colour: tuple[int, int, int]) -> int:
+    """The palette index a pixel of `colour` is mapped to on board `key`'s palette."""
+    return to_palette(Image.new("RGB", (1, 1), colour), key).getpixel((0, 0))
+
+
+def _touches(key: str, rid: int, box: Box) -> bool:
+    """Does the highlight of region `rid` draw any pixel inside `box`?"""
+    (ox, oy), ring, _ = highlight_masks(key, rid)
+    inside = _clip((box[0] - ox, box[1] - oy, box[2] - ox, box[3] - oy), ring.size)
+    return inside is not None and ring.crop(inside).getbbox() is not None
+
+
+def _groups(placed: list[Placed]) -> list[tuple[Box, list[Placed]]]:
+    """The sprites in groups whose boxes do not meet another group's box (a group's box
+    holds all of its sprites), each group in drawing order."""
+    groups: list[tuple[Box, list[int]]] = []
+    for n, (_, sprite, (left, top)) in enumerate(placed):
+        box, members = (left, top, left + sprite.width, top + sprite.height), [n]
+        merged = True
+        while merged:
+            merged = False
+            for i, (other, its) in enumerate(groups):
+                if box[0] < other[2] and other[0] < box[2] and box[1] < other[3] \
+                        and other[1] < box[3]:
+                    box = (min(box[0], other[0]), min(box[1], other[1]),
+                           max(box[2], other[2]), max(box[3], other[3]))
+                    members += its
+                    del groups[i]
+                    merged = True
+                    break
+        groups.append((box, members))
+    return [(box, [placed[n] for n in sorted(members)]) for box, members in groups]
+
+
+def _tile(key: str, box: Box, members: list[Placed], rings: tuple[int, ...]) -> Image.Image:
+    """A group's box on the palette: the static layer, the highlights that reach into it,
+    then its sprites, mapped to the palette (once per content: kept in `_tiles`)."""
+    def make() -> Image.Image:
+        im = map_layer(key).crop(box)
+        for rid in rings:
+            (ox, oy), ring, edge = highlight_masks(key, rid)
+            im.paste(RING, (ox - box[0], oy - box[1]), ring)
+            im.paste(theme.HIGHLIGHT, (ox - box[0], oy - box[1]), edge)
+        for _, sprite, (left, top) in members:
+            im.paste(sprite, (left - box[0], top - box[1]), sprite)
+        return to_palette(im, key)
+
+    what = (key, box, rings, tuple((w, corner) for w, _, corner in members))
+    return _kept(_tiles, what, TILES_KEPT, make)
 
 
 def map_image(board: data.Board, observation: dict, *, viewer: str | None = None,
               highlight: Iterable[int] = (), lang: str = "en") -> Image.Image:
     """The map picture on the board's palette: the same pixels as
-    `to_palette(draw_map(...), key)`, for a fraction of the work. Only the boxes the tokens
-    were drawn in are mapped to the palette (the rest is the static layer's, mapped once per
-    board), and the panel's strips are mapped once per content (most of a panel stays the
-    same from one turn to the next)."""
+    `to_palette(draw_map(...), key)`, for a fraction of the work.
+
+    Nothing is drawn in RGB and mapped to the palette but what is new: the static layer is
+    mapped once per board; a highlight's pixels are two solid colours, set by index through
+    its masks; sprites are drawn in groups (sprites whose boxes overlap), each group's box
+    mapped once per content and kept as a tile (most regions show the same from one turn to
+    the next); the panel's strips are mapped once per content too."""
     key = board_key(board)
     static = map_layer(key)
-    im = static.copy()
-    boxes = draw_tokens(im, board, observation, highlight, lang, key=key)
-    parts = panel_parts(static.width, observation, viewer=viewer, lang=lang)
     out = static_on_palette(key).crop(
         (0, 0, static.width, static.height + panel_height(len(observation["players"]))))
-    for box in boxes:
-        box = _clip(box, static.size)
-        if box is not None:
-            out.paste(to_palette(im.crop(box), key), box[:2])
+    rids = _highlighted(board, highlight)
+    for rid in rids:
+        (ox, oy), ring, edge = highlight_masks(key, rid)
+        out.paste(_index(key, RING), (ox, oy), ring)
+        out.paste(_index(key, theme.HIGHLIGHT), (ox, oy), edge)
+    for box, members in _groups(token_sprites(board, observation, lang, key=key)):
+        clipped = _clip(box, static.size)
+        if clipped is None:
+            continue
+        rings = tuple(rid for rid in rids if _touches(key, rid, clipped))
+        out.paste(_tile(key, clipped, members, rings), clipped[:2])
     y = static.height
-    for what, args in parts:
+    for what, args in panel_parts(static.width, observation, viewer=viewer, lang=lang):
         strip = strip_on_palette(key, what, args)
         out.paste(strip, (0, y))
         y += strip.height
