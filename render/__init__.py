@@ -13,7 +13,7 @@ from PIL import Image
 
 import engine
 
-from .cards import draw_final, draw_row, row_on_palette
+from .cards import draw_final, draw_row, row_image, row_on_palette
 from .encode import banded_png, card_png
 from .geometry import board_key
 from .geometry import board_of as board_of_key
@@ -62,7 +62,7 @@ def map_png(state, *, viewer: str | None = None, highlight: Iterable[int] = (),
 
 def row_png(state, lang: str = "en") -> bytes:
     """The six visible combos with their tokens, cost and the coins lying on them."""
-    return banded_png(row_on_palette(draw_row(engine.observe(state, None), lang)))
+    return banded_png(row_image(engine.observe(state, None), lang))
 
 
 def final_png(state, regions_by_round: dict[str, list[int]] | None = None,

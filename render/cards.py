@@ -55,72 +55,158 @@ def combo_sizes(power: str, race: str, n_tokens: int, lang: str = "en") -> tuple
     return size, size
 
 
+ROW_HEAD = 60
+CARD = (PAD, 6, WIDTH - PAD, ROW_H - 6)  # a combo's card inside its strip
+# where a combo's names and tokens (middle) and its cost and coins (right) are drawn: both
+# inside the card, clear of the slot number's disc; each is drawn on its own piece of the
+# card, and kept, so that a row is mostly laid out of pieces drawn before
+MIDDLE = (PAD + 72, CARD[1], WIDTH - PAD - COST_COLUMN, CARD[3])
+RIGHT = (WIDTH - PAD - COST_COLUMN, CARD[1], CARD[2], CARD[3])
+
+
+def _card() -> Image.Image:
+    """A combo's strip with its empty card."""
+    im = Image.new("RGB", (WIDTH, ROW_H), theme.PARCHMENT)
+    ImageDraw.Draw(im).rounded_rectangle(CARD, radius=14, fill=(248, 238, 212),
+                                         outline=theme.INK, width=2)
+    return im
+
+
+def _slot_strip(slot: int) -> Image.Image:
+    """The strip of the combo in `slot` (0-5): its card and number (1-6, as /sw pick and
+    the menus count them; the engine's slot is one less)."""
+    im = _card()
+    draw = ImageDraw.Draw(im)
+    cy = ROW_H // 2
+    draw.ellipse((PAD + 10, cy - 26, PAD + 62, cy + 26), fill=theme.INK)
+    draw.text((PAD + 36, cy), str(slot + 1), font=theme.font(32, "bold"), fill=(255, 255, 255),
+              anchor="mm")
+    return im
+
+
+def _combo_piece(power_id: str, race_id: str, lang: str) -> Image.Image:
+    """The power badge and race banner, joined like the cardboard pieces, and the tokens."""
+    im = _card().crop(MIDDLE)
+    draw = ImageDraw.Draw(im)
+    races, powers = data.races(), data.powers()
+    power, race = i18n.name("power", power_id, lang), i18n.name("race", race_id, lang)
+    pc = _hue_colour(power_id, data.POWERS, 0.35, 0.85)
+    rc = _hue_colour(race_id, data.RACES, 0.45, 0.8)
+    n = _tokens(race_id, races) + _tokens(power_id, powers)
+    size, _ = combo_sizes(power, race, n, lang)
+    cy = ROW_H // 2 - MIDDLE[1]
+    x = 0
+    pw = int(text.width(power, size)) + 30
+    rw = int(text.width(race, size)) + 32
+    draw.rounded_rectangle((x, cy - 30, x + pw + 14, cy + 30), radius=28, fill=pc,
+                           outline=theme.INK, width=2)
+    text.draw(draw, (x + 14, cy), power, size=size, fill=theme.text_on(pc), anchor="lm")
+    x += pw
+    draw.polygon([(x, cy - 30), (x + rw, cy - 30), (x + rw - 14, cy), (x + rw, cy + 30),
+                  (x, cy + 30)], fill=rc, outline=theme.INK, width=2)
+    text.draw(draw, (x + 12, cy), race, size=size, fill=theme.text_on(rc), anchor="lm")
+    x += rw + 16
+    text.draw(draw, (x, cy - 15), i18n.t("row.tokens", lang, n=n), size=size,
+              fill=theme.INK, anchor="lm")
+    text.draw(draw, (x, cy + 19), f"{_tokens(race_id, races)} + {_tokens(power_id, powers)}",
+              size=26, kind="narrow", fill=(90, 70, 50), anchor="lm")
+    return im
+
+
+def _cost_piece(cost: int, coins: int, lang: str) -> Image.Image:
+    """The combo's cost, and the coins lying on it ("2 on it": the picker takes them)."""
+    im = _card().crop(RIGHT)
+    draw = ImageDraw.Draw(im)
+    cy = ROW_H // 2 - RIGHT[1]
+    col = COST_COLUMN - 12
+    right = WIDTH - PAD - 10 - RIGHT[0]
+    label = i18n.t("row.cost", lang, cost=cost)
+    text.draw(draw, (0, cy - 15), label, size=text.fit(label, 28, col), fill=theme.INK,
+              anchor="lm")
+    if not coins:
+        none = i18n.t("row.no_coins", lang)
+        text.draw(draw, (0, cy + 19), none, size=text.fit(none, 26, col, "narrow"),
+                  kind="narrow", fill=(90, 70, 50), anchor="lm")
+        return im
+    cx = 14
+    for k in range(min(coins, 4)):
+        _coin(draw, cx + k * 14, cy + 19)
+    tx = cx + (min(coins, 4) - 1) * 14 + 24
+    tx += text.draw(draw, (tx, cy + 19), str(coins), size=28, fill=theme.INK, anchor="lm") + 8
+    on_it = i18n.t("row.on_it", lang)
+    text.draw(draw, (tx, cy + 19), on_it, size=text.fit(on_it, 26, right - tx, "narrow"),
+              kind="narrow", fill=(90, 70, 50), anchor="lm")
+    return im
+
+
+def _row_title(lang: str) -> Image.Image:
+    im = Image.new("RGB", (WIDTH, ROW_HEAD), theme.PARCHMENT)
+    title = i18n.t("row.title", lang)
+    text.draw(ImageDraw.Draw(im), (PAD, ROW_HEAD // 2), title,
+              size=text.fit(title, 32, WIDTH - 2 * PAD, "serif"), kind="serif", fill=theme.INK,
+              anchor="lm")
+    return im
+
+
+def _row_parts(observation: dict, lang: str) -> tuple[tuple[int, int], list]:
+    """The row picture's size, and what it is laid out of: (what, arguments, where), each
+    drawn by ROW_PIECES[what](*arguments); equal arguments draw equal pixels."""
+    row = observation.get("row") or []
+    parts: list = [("title", (lang,), (0, 0))]
+    for slot, combo in enumerate(row):
+        y0 = ROW_HEAD + slot * ROW_H
+        parts.append(("slot", (slot,), (0, y0)))
+        parts.append(("combo", (combo.get("power", "?"), combo.get("race", "?"), lang),
+                      (MIDDLE[0], y0 + MIDDLE[1])))
+        parts.append(("cost", (combo.get("cost", slot),
+                               combo.get("coins_on_combo", combo.get("coins", 0)), lang),
+                      (RIGHT[0], y0 + RIGHT[1])))
+    return (WIDTH, ROW_HEAD + ROW_H * max(1, len(row)) + PAD), parts
+
+
+ROW_PIECES = {"title": _row_title, "slot": _slot_strip, "combo": _combo_piece,
+              "cost": _cost_piece}
+
+
 def draw_row(observation: dict, lang: str = "en") -> Image.Image:
-    """Six visible combos: number 1-6 (as /sw pick and the menus count them; the engine's
-    slot is one less), power badge + race banner, tokens, cost, coins on it.
+    """Six visible combos: number 1-6, power badge + race banner, tokens, cost, coins on it.
 
     Sized to stay legible when Discord shows it about 550 px wide (no text under 26 px)."""
-    row = observation.get("row") or []
-    head = 60
-    im = Image.new("RGB", (WIDTH, head + ROW_H * max(1, len(row)) + PAD), theme.PARCHMENT)
-    draw = ImageDraw.Draw(im)
-    title = i18n.t("row.title", lang)
-    text.draw(draw, (PAD, head // 2), title, size=text.fit(title, 32, WIDTH - 2 * PAD, "serif"),
-              kind="serif", fill=theme.INK, anchor="lm")
-    races, powers = data.races(), data.powers()
-    big = theme.font(32, "bold")
-    col = COST_COLUMN - 12
-    for slot, combo in enumerate(row):
-        y0 = head + slot * ROW_H
-        cy = y0 + ROW_H // 2
-        draw.rounded_rectangle((PAD, y0 + 6, WIDTH - PAD, y0 + ROW_H - 6), radius=14,
-                               fill=(248, 238, 212), outline=theme.INK, width=2)
-        draw.ellipse((PAD + 10, cy - 26, PAD + 62, cy + 26), fill=theme.INK)
-        draw.text((PAD + 36, cy), str(slot + 1), font=big, fill=(255, 255, 255), anchor="mm")
-        power_id, race_id = combo.get("power", "?"), combo.get("race", "?")
-        power, race = i18n.name("power", power_id, lang), i18n.name("race", race_id, lang)
-        # the power badge (left) and the race banner (right), joined like the cardboard pieces
-        pc = _hue_colour(power_id, data.POWERS, 0.35, 0.85)
-        rc = _hue_colour(race_id, data.RACES, 0.45, 0.8)
-        n = _tokens(race_id, races) + _tokens(power_id, powers)
-        size, _ = combo_sizes(power, race, n, lang)
-        x = PAD + 72
-        pw = int(text.width(power, size)) + 30
-        rw = int(text.width(race, size)) + 32
-        draw.rounded_rectangle((x, cy - 30, x + pw + 14, cy + 30), radius=28, fill=pc,
-                               outline=theme.INK, width=2)
-        text.draw(draw, (x + 14, cy), power, size=size, fill=theme.text_on(pc), anchor="lm")
-        x += pw
-        draw.polygon([(x, cy - 30), (x + rw, cy - 30), (x + rw - 14, cy), (x + rw, cy + 30),
-                      (x, cy + 30)], fill=rc, outline=theme.INK, width=2)
-        text.draw(draw, (x + 12, cy), race, size=size, fill=theme.text_on(rc), anchor="lm")
-        x += rw + 16
-        text.draw(draw, (x, cy - 15), i18n.t("row.tokens", lang, n=n), size=size,
-                  fill=theme.INK, anchor="lm")
-        text.draw(draw, (x, cy + 19), f"{_tokens(race_id, races)} + {_tokens(power_id, powers)}",
-                  size=26, kind="narrow", fill=(90, 70, 50), anchor="lm")
-        x = WIDTH - PAD - COST_COLUMN
-        cost = i18n.t("row.cost", lang, cost=combo.get("cost", slot))
-        text.draw(draw, (x, cy - 15), cost, size=text.fit(cost, 28, col), fill=theme.INK,
-                  anchor="lm")
-        coins = combo.get("coins_on_combo", combo.get("coins", 0))
-        if not coins:
-            none = i18n.t("row.no_coins", lang)
-            text.draw(draw, (x, cy + 19), none, size=text.fit(none, 26, col, "narrow"),
-                      kind="narrow", fill=(90, 70, 50), anchor="lm")
-            continue
-        # (coin icons) "2 on it": the coins the picker takes along
-        cx = x + 14
-        for k in range(min(coins, 4)):
-            _coin(draw, cx + k * 14, cy + 19)
-        tx = cx + (min(coins, 4) - 1) * 14 + 24
-        tx += text.draw(draw, (tx, cy + 19), str(coins), size=28, fill=theme.INK,
-                        anchor="lm") + 8
-        on_it = i18n.t("row.on_it", lang)
-        text.draw(draw, (tx, cy + 19), on_it,
-                  size=text.fit(on_it, 26, WIDTH - PAD - 10 - tx, "narrow"), kind="narrow",
-                  fill=(90, 70, 50), anchor="lm")
+    size, parts = _row_parts(observation, lang)
+    im = Image.new("RGB", size, theme.PARCHMENT)
+    for what, args, at in parts:
+        im.paste(ROW_PIECES[what](*args), at)
     return im
+
+
+@lru_cache(maxsize=512)  # ~20 KB a combo's piece: the combos of many games in a few languages
+def _piece_on_palette(what: str, args: tuple) -> Image.Image:
+    return row_on_palette(ROW_PIECES[what](*args))
+
+
+def clear_pieces() -> None:
+    """Forget the row pieces kept (tests and benchmarks: draw everything again)."""
+    _piece_on_palette.cache_clear()
+
+
+def row_image(observation: dict, lang: str = "en") -> Image.Image:
+    """`draw_row` on the row palette, laid out of pieces mapped to it once per content: a
+    combo's badge, banner and tokens look the same in any slot and any game, its cost and
+    coins take a few values, and its number six. The same pixels as
+    `row_on_palette(draw_row(...))`, mostly without drawing or mapping anything."""
+    size, parts = _row_parts(observation, lang)
+    im = Image.new("P", size)
+    im.putpalette(row_palette().getpalette())
+    im.paste(_index(theme.PARCHMENT), (0, 0, *size))
+    for what, args, at in parts:
+        im.paste(_piece_on_palette(what, args), at)
+    return im
+
+
+@lru_cache(maxsize=4)
+def _index(colour: tuple[int, int, int]) -> int:
+    """The row palette's index for a pixel of `colour`."""
+    return row_on_palette(Image.new("RGB", (1, 1), colour)).getpixel((0, 0))
 
 
 def _sample_rows() -> Image.Image:

@@ -88,7 +88,7 @@ def test_every_combo_row_keeps_its_colours_on_the_shared_palette(lang: str) -> N
                 "race": races[(5 * k + 2 * i + 1) % len(races)], "cost": i,
                 "coins_on_combo": (k + i) % 4} for i in range(6)]
         drawn = draw_row({"row": row}, lang)
-        shown = _decode(encode.banded_png(cards.row_on_palette(drawn)))
+        shown = _decode(encode.banded_png(cards.row_image({"row": row}, lang)))
         assert shown.mode == "P"
         diff = ImageChops.difference(drawn, shown.convert("RGB"))
         assert max(ImageStat.Stat(diff).mean) < 0.5  # mean error per channel (0-255)
@@ -135,6 +135,7 @@ def test_cli_writes_a_png(tmp_path, scenario_of) -> None:
 
 def test_row_names_each_combo_its_tokens_cost_and_coins(busy_state, drawn_strings) -> None:
     seen = drawn_strings
+    cards.clear_pieces()  # draw every piece now, not from an earlier test's
     render.row_png(busy_state)
     row = engine.observe(busy_state, None)["row"]
     races, powers = engine.data.races(), engine.data.powers()

@@ -37,6 +37,7 @@ def _drawn(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, int, str]]:
     monkeypatch.setattr(text, "draw", spy)
     mapview.legend.cache_clear()  # cached pictures would hide their words from the spy
     mapview.clear_strips()
+    cards.clear_pieces()
     sprites.marker.cache_clear()
     return seen
 
