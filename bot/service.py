@@ -148,10 +148,17 @@ class Target:
     holder: str  # "empty", "lost tribe", or "<player>'s <Race>"
     action: dict[str, Any]
     where: dict[str, Any] | None = None  # the region's public entry (words it in any language)
+    # the label by language: a game's targets are kept per log (GameService._targets), and
+    # every menu and autocomplete of that position words all of them again
+    _labels: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
 
     def label(self, lang: str = "en") -> str:
-        holder = self.holder if lang == "en" else text.holder(self.where, lang)
-        return text.target_label(self.region, self.verb, self.cost, self.terrain, holder, lang)
+        found = self._labels.get(lang)
+        if found is None:
+            holder = self.holder if lang == "en" else text.holder(self.where, lang)
+            found = self._labels[lang] = text.target_label(self.region, self.verb, self.cost,
+                                                           self.terrain, holder, lang)
+        return found
 
 
 @dataclass(frozen=True, slots=True)
