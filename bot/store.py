@@ -1535,7 +1535,7 @@ class SqliteStore(Store):
     def _read(self, sql: str, params: tuple[Any, ...]) -> list[Any] | None:
         """Rows of a SELECT from the reader; None: take the aiosqlite path (no reader, not a
         SELECT, or the file is busy)."""
-        if self._reader is None or not sql.lstrip()[:6].upper() == "SELECT":
+        if self._reader is None or sql.lstrip()[:6].upper() != "SELECT":
             return None
         try:
             return self._reader.execute(sql, params).fetchall()
