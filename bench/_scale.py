@@ -71,12 +71,7 @@ async def _game(fake: FakeDiscord, reader: StateReader, i: int, guild: dict[str,
     try:
         await asyncio.sleep(args.ramp * i / max(1, args.games) + rng.random() * args.think)
         await driver.open_game(timeout=60)
-        for _ in range(args.actions):
-            await asyncio.sleep(rng.expovariate(1 / args.think) if args.think > 0 else 0)
-            loaded = await driver.loaded()
-            if loaded.state.finished:
-                break
-            await driver.step()
+        await driver.play(max_actions=args.actions, think=args.think, rng=rng, finish=False)
     except Exception as exc:  # noqa: BLE001 - a bench reports, it does not stop
         errors.append(f"game {i}: {exc.__class__.__name__}: {str(exc)[:300]}")
     for kind, values in driver.latencies.items():

@@ -508,17 +508,28 @@ class GameDriver:
                                             after=sent.interaction.sent_at)
             self.coin_checks += 1
 
-    async def play(self, *, max_actions: int = 5000, until: Any = None) -> Loaded:
-        """Play until the game is over (or `until(loaded)` is true); return the last state."""
+    async def play(self, *, max_actions: int = 5000, until: Any = None, think: float = 0.0,
+                   rng: random.Random | None = None, ai_timeout: float = 120.0,
+                   finish: bool = True) -> Loaded:
+        """Play until the game is over (or `until(loaded)` is true); return the last state.
+
+        With `think` (seconds), each action first waits an exponential random time of that
+        mean, drawn from `rng` (players who think: the benches). After `max_actions` the
+        game must be over, unless `finish` is False (a bench plays that many and stops)."""
+        rng = rng or random.Random()
         for _ in range(max_actions):
+            if think > 0:
+                await asyncio.sleep(rng.expovariate(1 / think))
             loaded = await self.loaded()
             if loaded.state.finished or (until is not None and until(loaded)):
                 return loaded
             if self.ai and self.ai_plays(loaded):
-                await self.wait_for_ai(loaded)
+                await self.wait_for_ai(loaded, timeout=ai_timeout)
                 continue
             await self.step()
-        raise DriverError(f"the game did not end within {max_actions} actions")
+        if finish:
+            raise DriverError(f"the game did not end within {max_actions} actions")
+        return await self.loaded()
 
     # -- secrets --------------------------------------------------------------------------
 
