@@ -72,6 +72,20 @@ async def test_what_another_service_wrote_is_seen(tmp_path: Path) -> None:
             await s.close()
 
 
+async def _undoable_actions(svc: GameService, rng: random.Random, tries: int):
+    """Random legal actions in channel 1; yields (actor, action, outcome) after each one that
+    its actor may take back."""
+    for _ in range(tries):
+        loaded = await svc.view(1)
+        if loaded.state.finished:
+            return
+        actor = loaded.state.actor
+        done = _pick(loaded.state, rng)
+        out = await svc.act(1, USERS[actor], done)
+        if out.actor == actor and await svc.undoable(1, USERS[actor]):
+            yield actor, done, out
+
+
 async def test_an_undo_and_new_actions_by_another_service_are_seen(tmp_path: Path) -> None:
     """Service A keeps the tail at version v; service B takes A's last action back and makes a
     different one, so the game is at version v again with another log: A must see B's."""
@@ -82,15 +96,9 @@ async def test_an_undo_and_new_actions_by_another_service_are_seen(tmp_path: Pat
         game_id = await _game(a)
         rng = random.Random(3)
         replays = 0
-        for _ in range(200):
-            loaded = await a.view(1)
-            if loaded.state.finished or replays >= 5:
+        async for actor, done, out in _undoable_actions(a, rng, 200):
+            if replays >= 5:
                 break
-            actor = loaded.state.actor
-            done = _pick(loaded.state, rng)
-            out = await a.act(1, USERS[actor], done)
-            if out.actor != actor or await a.undoable(1, USERS[actor]) == 0:
-                continue
             before = await _answers(a, game_id, out.version)  # A keeps the tail at v
             await b.undo(1, USERS[actor])
             again = await b.view(1)
@@ -112,19 +120,14 @@ async def test_an_own_undo_drops_the_kept_actions(tmp_path: Path) -> None:
     svc = GameService(store)
     try:
         game_id = await _game(svc)
-        rng = random.Random(8)
         undone = 0
-        for _ in range(150):
-            loaded = await svc.view(1)
-            if loaded.state.finished or undone >= 5:
+        async for actor, _, out in _undoable_actions(svc, random.Random(8), 150):
+            if undone >= 5:
                 break
-            actor = loaded.state.actor
-            out = await svc.act(1, USERS[actor], _pick(loaded.state, rng))
-            if out.actor == actor and await svc.undoable(1, USERS[actor]):
-                await svc.undo(1, USERS[actor])
-                undone += 1
-                truth = await _answers(GameService(store), game_id, out.version - 1)
-                assert await _answers(svc, game_id, out.version - 1) == truth
+            await svc.undo(1, USERS[actor])
+            undone += 1
+            truth = await _answers(GameService(store), game_id, out.version - 1)
+            assert await _answers(svc, game_id, out.version - 1) == truth
         assert undone >= 3
     finally:
         await store.close()
