@@ -432,10 +432,11 @@ async def map_png(state: Any, highlight: tuple[int, ...] = (), *,
                   ahead: bool = False, lang: str = "en") -> bytes | None:
     """The public map of `state` (no coins), `highlight`ed regions outlined."""
     import engine
+    from render.mapview import shown_on_map
 
     highlight = tuple(highlight)
     board = state.board
-    obs = engine.observe(state, None)
+    obs = shown_on_map(engine.observe(state, None))  # also the cache key: what the map shows
     # an official board travels to the drawing worker as its id
     ref = board.id if board.id in engine.data.BOARD_IDS and board == engine.data.board(
         board.id) else board

@@ -21,6 +21,17 @@ PANEL_HEAD = 56
 PANEL_ROW = 74
 
 
+# what a map shows of an observation: drawn from these fields alone, it is the same picture
+# (the bot keys its picture cache by them: a position reached again at another version, or
+# with a change no map shows, is not drawn again)
+MAP_FIELDS = ("players", "regions", "current", "finished", "round", "rounds", "stage")
+
+
+def shown_on_map(observation: dict) -> dict:
+    """The fields of `observation` a map shows (see MAP_FIELDS)."""
+    return {k: observation[k] for k in MAP_FIELDS if k in observation}
+
+
 def seat_colours(observation: dict) -> dict[str, tuple[int, int, int]]:
     """Each player's colour, by seat order (the order of observation["players"])."""
     return {name: theme.player_colour(i) for i, name in enumerate(observation["players"])}

@@ -179,3 +179,21 @@ async def test_a_kind_that_does_not_pay_is_held_back_but_probed(
     pictures.draw_ahead(service, out)
     await _idle()
     assert drawn.count("map_png") == 1 and pictures.stats.ahead["end"] == len(drawn)
+
+
+async def test_a_position_reached_again_at_another_version_is_not_drawn_again(
+        service: GameService, drawn: list[str]) -> None:
+    """The picture cache is keyed by what a map shows (render.mapview.MAP_FIELDS): the same
+    position at a later version (an action no map shows: the guess was right after all)
+    posts the picture already drawn."""
+    import dataclasses
+
+    state = (await service.view(1)).state
+    later = dataclasses.replace(state, version=state.version + 3)
+    assert engine.observe(later, None) != engine.observe(state, None)  # the version differs
+    first = await pictures.map_png(state, (2,))
+    assert await pictures.map_png(later, (2,)) == first
+    assert drawn == ["map_png"]
+    moved = dataclasses.replace(state, round=state.round + 1)  # shown: the title's round
+    assert await pictures.map_png(moved, (2,)) != first
+    assert drawn == ["map_png", "map_png"]

@@ -62,3 +62,17 @@ def test_overlapping_sprites_share_a_tile_and_keep_their_order() -> None:
     assert [[w[0][0] for w in members] for _, members in groups] == [["a", "b", "c", "d"],
                                                                      ["e"]]
     assert groups[0][0] == (0, 0, 30, 15)
+
+
+@pytest.mark.parametrize("viewer", [None, 0])
+def test_a_map_shows_only_its_fields(busy_state, viewer) -> None:
+    """A map drawn from MAP_FIELDS alone is the picture of the whole observation (the bot
+    keys its picture cache by them)."""
+    seat = None if viewer is None else busy_state.players[viewer]
+    obs = engine.observe(busy_state, seat)
+    shown = mapview.shown_on_map(obs)
+    assert set(shown) < set(obs)  # some fields are left out
+    for highlight in ((), (1, 4)):
+        whole = mapview.map_image(busy_state.board, obs, viewer=seat, highlight=highlight)
+        part = mapview.map_image(busy_state.board, shown, viewer=seat, highlight=highlight)
+        assert whole.tobytes() == part.tobytes()
