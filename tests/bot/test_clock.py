@@ -188,3 +188,26 @@ def test_clock_words_in_the_readers_language() -> None:
     with pytest.raises(DurationError) as long:
         duration("30d")
     assert long.value.text("sv") == "En tidsgräns per tur kan vara högst 14 dagar."
+
+
+async def test_stop_ends_the_scheduler_when_a_wake_up_comes_with_the_cancel() -> None:
+    """Deadlines change (wake) just as the bot stops (cancel): the scheduler still stops. On
+    Python 3.11 asyncio.wait_for swallowed a cancel that came with the wake-up, and stop()
+    waited forever for a scheduler that had gone back to sleep."""
+
+    class FarAhead:
+        async def next_deadline(self, stale: float, *, shards: object = None) -> float:
+            return time.time() + 60
+
+    async def fire(row: Deadline) -> None:
+        raise AssertionError("nothing is due")
+
+    for _ in range(3):
+        scheduler = Scheduler(FarAhead(), fire)
+        scheduler.start()
+        await asyncio.sleep(0.01)  # asleep until the deadline, or a wake-up
+        task = scheduler._task
+        scheduler.wake()
+        stopping = asyncio.ensure_future(scheduler.stop())
+        done, _ = await asyncio.wait({stopping}, timeout=5)
+        assert done and task is not None and task.done()
