@@ -118,7 +118,8 @@ async def fill(url: str, games: int, recorded: list[dict[str, Any]]) -> None:
     for gid in range(1, games + 1):
         active = gid % 10 == 0
         g_rows.append((gid, 1, 100 + gid, "active" if active else "finished", "official-3p",
-                       gid, players, "{}", 1, len(appends), t, t, t, None if active else t))
+                       gid, players, "{}", 1, len(appends), len(appends), t, t, t,
+                       None if active else t))
         for seq, a in enumerate(appends, 1):
             a_rows.append((gid, seq, json.dumps(a["action"]), a["actor_id"], a["player"],
                            json.dumps(a["events"]), int(a["reveals"]), int(a["ends_turn"]), t))
@@ -139,7 +140,8 @@ async def fill(url: str, games: int, recorded: list[dict[str, Any]]) -> None:
 
 _NAMES = {
     "games": ("id", "guild_id", "channel_id", "status", "board", "seed", "players", "options",
-              "opener_id", "version", "created_at", "updated_at", "started_at", "finished_at"),
+              "opener_id", "version", "revision", "created_at", "updated_at", "started_at",
+              "finished_at"),
     "actions": ("game_id", "seq", "action", "actor_id", "player", "events", "reveals",
                 "ends_turn", "created_at"),
     "snapshots": ("game_id", "seq", "state", "created_at"),
@@ -148,6 +150,9 @@ _NAMES = {
 
 def _order(cols: list[str], row: tuple, table: str) -> tuple:
     by = dict(zip(_NAMES[table], row, strict=True))
+    missing = [c for c in cols if c not in by]
+    if missing:  # a migration added a column: say which, rather than a KeyError
+        raise SystemExit(f"bench/store.py fills no value for {table}.{', '.join(missing)}")
     return tuple(by[c] for c in cols)
 
 
