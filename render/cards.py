@@ -11,6 +11,7 @@ import i18n
 from engine import data
 
 from . import sprites, text, theme
+from .encode import palette_index
 from .geometry import read_cache, source_digest, write_cache
 from .mapview import seat_colours
 from .static import fonts_digest
@@ -195,18 +196,11 @@ def row_image(observation: dict, lang: str = "en") -> Image.Image:
     coins take a few values, and its number six. The same pixels as
     `row_on_palette(draw_row(...))`, mostly without drawing or mapping anything."""
     size, parts = _row_parts(observation, lang)
-    im = Image.new("P", size)
+    im = Image.new("P", size, palette_index(row_palette(), theme.PARCHMENT))
     im.putpalette(row_palette().getpalette())
-    im.paste(_index(theme.PARCHMENT), (0, 0, *size))
     for what, args, at in parts:
         im.paste(_piece_on_palette(what, args), at)
     return im
-
-
-@lru_cache(maxsize=4)
-def _index(colour: tuple[int, int, int]) -> int:
-    """The row palette's index for a pixel of `colour`."""
-    return row_on_palette(Image.new("RGB", (1, 1), colour)).getpixel((0, 0))
 
 
 def _sample_rows() -> Image.Image:

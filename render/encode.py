@@ -78,6 +78,13 @@ def palette(key: str) -> Image.Image:
     return pal
 
 
+def palette_index(pal: Image.Image, colour: Colour) -> int:
+    """The index a pixel of `colour` is mapped to on palette `pal` (the same as any pixel of
+    that colour in a picture mapped to it)."""
+    return Image.new("RGB", (1, 1), colour).quantize(
+        palette=pal, dither=Image.Dither.NONE).getpixel((0, 0))
+
+
 def to_palette(im: Image.Image, key: str) -> Image.Image:
     """`im` on the palette of a board (`key`: render.geometry.board_key, official id works)."""
     return im.quantize(palette=palette(key), dither=Image.Dither.NONE)

@@ -13,7 +13,7 @@ import i18n
 from engine import data
 
 from . import sprites, text, theme
-from .encode import to_palette
+from .encode import palette, palette_index, to_palette
 from .geometry import board_key, geometry
 from .static import MARGIN, layout, map_layer, paste_centered
 
@@ -79,11 +79,14 @@ def _highlighted(board: data.Board, highlight: Iterable[int]) -> list[int]:
     return [rid for rid in sorted({int(r) for r in highlight}) if 0 <= rid < len(board.regions)]
 
 
-def _highlight(im: Image.Image, key: str, rid: int) -> None:
-    """Outline region `rid` (RGB)."""
+def _highlight(im: Image.Image, key: str, rid: int, colours: tuple = (RING, theme.HIGHLIGHT),
+               origin: tuple[int, int] = (0, 0)) -> None:
+    """Outline region `rid` in `colours` (dark band, inner band; palette indices on a palette
+    image); `im`'s top-left is the map's `origin`."""
     (ox, oy), ring, edge = highlight_masks(key, rid)
-    im.paste(RING, (ox, oy), ring)
-    im.paste(theme.HIGHLIGHT, (ox, oy), edge)
+    at = (ox - origin[0], oy - origin[1])
+    im.paste(colours[0], at, ring)
+    im.paste(colours[1], at, edge)
 
 
 # a sprite placed on the map: (what it shows, as a key), the sprite, its top-left corner
@@ -337,8 +340,8 @@ def no_strips_kept() -> Iterator[None]:
 
 @lru_cache(maxsize=64)
 def _index(key: str, colour: tuple[int, int, int]) -> int:
-    """The palette index a pixel of `colour` is mapped to on board `key`'s palette."""
-    return to_palette(Image.new("RGB", (1, 1), colour), key).getpixel((0, 0))
+    """The index of `colour` on board `key`'s palette."""
+    return palette_index(palette(key), colour)
 
 
 def _touches(key: str, rid: int, box: Box) -> bool:
@@ -376,9 +379,7 @@ def _tile(key: str, box: Box, members: list[Placed], rings: tuple[int, ...]) -> 
     def make() -> Image.Image:
         im = map_layer(key).crop(box)
         for rid in rings:
-            (ox, oy), ring, edge = highlight_masks(key, rid)
-            im.paste(RING, (ox - box[0], oy - box[1]), ring)
-            im.paste(theme.HIGHLIGHT, (ox - box[0], oy - box[1]), edge)
+            _highlight(im, key, rid, origin=box[:2])
         for _, sprite, (left, top) in members:
             im.paste(sprite, (left - box[0], top - box[1]), sprite)
         return to_palette(im, key)
@@ -403,9 +404,7 @@ def map_image(board: data.Board, observation: dict, *, viewer: str | None = None
         (0, 0, static.width, static.height + panel_height(len(observation["players"]))))
     rids = _highlighted(board, highlight)
     for rid in rids:
-        (ox, oy), ring, edge = highlight_masks(key, rid)
-        out.paste(_index(key, RING), (ox, oy), ring)
-        out.paste(_index(key, theme.HIGHLIGHT), (ox, oy), edge)
+        _highlight(out, key, rid, (_index(key, RING), _index(key, theme.HIGHLIGHT)))
     for box, members in _groups(token_sprites(board, observation, lang, key=key)):
         clipped = _clip(box, static.size)
         if clipped is None:
