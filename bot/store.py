@@ -1410,9 +1410,7 @@ def _sqlite_unavailable(exc: BaseException) -> bool:
 
 
 def _first(rows: Iterable[Any]) -> Any:
-    """The first row or None. Reads go through aiosqlite's execute_fetchall: one trip to its
-    thread instead of three (execute, fetch, close), and each trip cost the event loop more
-    than the query (the store's queries that want one row select one or a few)."""
+    """The first row or None (the store's queries that want one row select one or a few)."""
     return next(iter(rows), None)
 
 
@@ -1520,8 +1518,11 @@ class SqliteStore(Store):
         """The read-only connection (file databases in WAL mode)."""
         if self.path == ":memory:":
             return
-        reader = sqlite3.connect(Path(self.path).resolve().as_uri() + "?mode=ro", uri=True,
-                                 isolation_level=None, check_same_thread=False)
+        try:
+            reader = sqlite3.connect(Path(self.path).resolve().as_uri() + "?mode=ro", uri=True,
+                                     isolation_level=None, check_same_thread=False)
+        except sqlite3.Error:
+            return  # reads take the aiosqlite path
         try:
             if str(reader.execute("PRAGMA journal_mode").fetchone()[0]).lower() != "wal":
                 reader.close()  # a reader would wait for every commit: no reader
@@ -1583,7 +1584,7 @@ class SqliteStore(Store):
         rows = self._read(sql, params)
         if rows is not None:
             return rows
-        try:
+        try:  # (aiosqlite's execute_fetchall: one trip to its thread, not three)
             async with self._lock:
                 return list(await self._conn.execute_fetchall(sql, params))
         except sqlite3.OperationalError as exc:
