@@ -38,7 +38,7 @@ for extra in (ROOT, ROOT / "tests"):
 from fakediscord import FakeDiscord  # noqa: E402
 
 import engine  # noqa: E402
-from bot.service import GameService  # noqa: E402
+from bot.game.service import GameService  # noqa: E402
 from bot.store import Store, now  # noqa: E402
 
 

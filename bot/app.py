@@ -20,13 +20,21 @@ from discord import app_commands
 from discord.ext import commands
 
 import i18n
-from bot.clock import Scheduler
+from bot import pictures
+from bot.chat.announce import Announcer
+from bot.chat.dms import Dms
+from bot.chat.flow import Flow
+from bot.clock import Dispatch, Scheduler
+from bot.game import ai_worker
+from bot.game.autoplay import AutoPlayer
+from bot.game.results import Outcome
+from bot.game.service import GameService
 from bot.language import Languages, of_game
-from bot.service import GameService
+from bot.league import LeagueService
 from bot.settings import Settings
-from bot.store import Store
+from bot.store import GameRow, Store
 from bot.translator import CatalogTranslator
-from bot.ui import report_error
+from bot.ui import is_moderator, report_error
 
 log = logging.getLogger(__name__)
 
@@ -65,10 +73,19 @@ def _components(rows: Any) -> list[dict[str, Any]]:
 
 
 class SmallWorldBot(commands.Bot):
-    """Small World bot: the store and the game service live here, commands live in cogs."""
+    """Small World bot: the store, the game and league services, the Announcer and the
+    clock live here (built in setup_hook); commands live in cogs."""
 
     store: Store
     service: GameService
+    leagues: LeagueService
+    languages: Languages
+    dms: Dms
+    announcer: Announcer
+    components: Flow
+    deadline_kinds: Dispatch
+    autoplayer: AutoPlayer
+    scheduler: Scheduler
 
     def __init__(self, settings: Settings, **options: Any) -> None:
         quiet_voice_warnings()
@@ -157,15 +174,18 @@ class SmallWorldBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         self.store = await Store.open(self.settings.database_url)
+        log.info("store open at %s", self.store.path)
         self.service = GameService(self.store, clock=self.settings.clock_rules())
         self.languages = Languages(self.store)
-
-        async def dm_language(user_id: int, game: Any) -> str:
-            return await self.languages.for_user(user_id, fallback=of_game(game),
-                                                 guild_id=game.guild_id)
-
-        self.service.dm_language = dm_language  # coin DMs in each reader's language
-        log.info("store open at %s", self.store.path)
+        self.service.dm_language = self._dm_language  # coin DMs in each reader's language
+        self.leagues = LeagueService(self.store)
+        self.dms = Dms(self, self.store, self.languages)
+        self.announcer = Announcer(self, self.service, self.dms)
+        self.components = Flow(self.service, self.announcer, self.languages, self.is_mod)
+        # one clock: every deadline kind goes to the handler its owner registers
+        self.deadline_kinds = Dispatch(self.store)
+        self.autoplayer = AutoPlayer(self.service, self._post, self.dms.remind)
+        self.autoplayer.register(self.deadline_kinds)
         for ext in EXTENSIONS:
             await self.load_extension(ext)
         await self.tree.set_translator(CatalogTranslator())
@@ -173,22 +193,23 @@ class SmallWorldBot(commands.Bot):
         self._warmup = asyncio.create_task(self._warm_pictures(), name="warm-render")
         self._clock = asyncio.create_task(self._start_clock(), name="start-clock")
 
+    def is_mod(self, interaction: discord.Interaction) -> bool:
+        """Manage Server, or the moderator role of the settings (MOD_ROLE_ID)."""
+        return is_moderator(interaction, self.settings.mod_role_id)
+
+    async def _dm_language(self, user_id: int, game: GameRow) -> str:
+        return await self.languages.for_user(user_id, fallback=of_game(game),
+                                             guild_id=game.guild_id)
+
+    async def _post(self, outcome: Outcome) -> None:
+        await self.announcer.announce(outcome)
+
     async def _start_clock(self) -> None:
         """AI seats and turn limits: one scheduler for every game's deadlines, started once
         the bot is connected; deadlines that passed while it was down fire right away."""
-        from bot import flow
-        from bot.autoplay import AutoPlayer
-
-        async def post(outcome: Any) -> None:
-            await flow.post_outcome(self, outcome)
-
-        async def remind(channel_id: int, game_id: int, user_id: int, line: str) -> None:
-            await flow.post_reminder(self, channel_id, game_id, user_id, line)
-
         await self.wait_until_ready()
-        self.autoplayer = AutoPlayer(self.service, post, remind)
         shards = self.settings.shards()
-        self.scheduler = Scheduler(self.store, self.autoplayer.fire, shards=shards)
+        self.scheduler = Scheduler(self.store, self.deadline_kinds, shards=shards)
         self.service.deadlines_changed = self.scheduler.wake
         n = await self.service.sync_all(shards=shards)
         self.scheduler.start()
@@ -196,8 +217,6 @@ class SmallWorldBot(commands.Bot):
 
     async def _warm_pictures(self) -> None:
         """Draw each board once in each drawing worker so the first real map is quick."""
-        from bot import pictures
-
         await pictures.warm()
 
     async def sync_commands(self) -> list[app_commands.AppCommand]:
@@ -220,13 +239,11 @@ class SmallWorldBot(commands.Bot):
 
     async def _send_owed(self) -> None:
         """DMs the bot owed when it last stopped (it died between a commit and the DM)."""
-        from bot.flow import send_owed
-
         # one SQLite process owns its file: a DM claimed before the restart was claimed by
         # the process that died. With PostgreSQL another process may be sending it: wait
         # for its claim to go stale.
         stale = 0.0 if self.store.dialect == "sqlite" else None
-        sent = await send_owed(self, self.store, stale_after=stale)
+        sent = await self.dms.send_owed(stale_after=stale)
         if sent:
             log.info("sent %d coin DM(s) owed from before the restart", sent)
 
@@ -279,10 +296,8 @@ async def run(settings: Settings) -> None:
     point_at(settings.discord_api_base, settings.discord_gateway)
     # pictures are drawn in a worker process; the loop keeps the GIL (and takes it back
     # sooner from the few threads left: aiosqlite's, discord.py's)
-    from bot import autoplay, pictures
-
     pictures.use_render_process(settings.render_processes)
-    autoplay.use_ai_process(settings.ai_processes)
+    ai_worker.use_ai_process(settings.ai_processes)
     sys.setswitchinterval(0.001)
     bot = make_bot(settings)
     if settings.shard_count:
@@ -306,4 +321,4 @@ async def run(settings: Settings) -> None:
             await asyncio.wait(set(stops), timeout=SHUTDOWN_GRACE + 10)
         pictures.stop_rendering(wait=True)
         log.info("shutting down: picture workers stopped")
-        autoplay.stop_ai(wait=True)
+        ai_worker.stop_ai(wait=True)

@@ -39,6 +39,10 @@ MAX_LIMIT = 14 * 86400
 _PART = re.compile(r"(\d+)\s*([smhd])")
 _WHOLE = re.compile(r"^(?:\d+\s*[smhd]\s*)+$")
 NEAR_SHARE = 0.1  # the "near the end" reminder comes when this share of the limit is left
+# player-facing lines: catalog domain clock/ (i18n/catalogs/clock/<lang>.json); public lines
+# speak the game's language, a reminder by DM its reader's. The alarm clock is chat decoration
+# (no picture font has it), so it stays out of the catalogs.
+ALARM = "⏰ "
 
 DURATION_HELP = i18n.t("clock.help", "en")
 
@@ -188,6 +192,45 @@ def turn_rows(game_id: int, seat: str, key: str, clock: ClockConfig, now: float)
 
 
 # -- the scheduler --------------------------------------------------------------------------
+
+Handler = Callable[[Deadline], Awaitable[None]]
+
+
+class Dispatch:
+    """Deadline kinds -> the handler their owner registered (the game's AI and turn limits,
+    the league's round windows...). A deadline whose handler returned is finished; one whose
+    handler failed is tried again RETRY_AFTER seconds later, and one cut short by a stop is
+    given back as it was (due at once on the next start)."""
+
+    RETRY_AFTER = 30.0
+
+    def __init__(self, store: Any) -> None:
+        self.store = store
+        self._handlers: dict[str, Handler] = {}
+
+    def on(self, kind: str, handler: Handler) -> None:
+        if kind in self._handlers:
+            raise ValueError(f"deadline kind {kind!r} has a handler already")
+        self._handlers[kind] = handler
+
+    async def __call__(self, row: Deadline) -> None:
+        handler = self._handlers.get(row.kind)
+        if handler is None:
+            log.warning("no handler for deadline kind %r (game %s): dropped", row.kind,
+                        row.game_id)
+            await self.store.finish_deadline(row)
+            return
+        try:
+            await handler(row)
+        except asyncio.CancelledError:  # the bot is stopping: the next start takes it again
+            with contextlib.suppress(Exception):
+                await self.store.retry_deadline(row, row.due_at)
+            raise
+        except Exception:
+            await self.store.retry_deadline(row, time.time() + self.RETRY_AFTER)
+            raise
+        await self.store.finish_deadline(row)
+
 
 
 class Scheduler:

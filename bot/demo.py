@@ -20,7 +20,14 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bot.service import AI_LEVELS, MAX_PLAYERS, MIN_PLAYERS
+import engine
+from bot import pictures, text
+from bot.clock import ClockRules
+from bot.game.autoplay import AutoPlayer
+from bot.game.results import Outcome
+from bot.game.service import GameService
+from bot.seats import AI_LEVELS, MAX_PLAYERS, MIN_PLAYERS
+from bot.store import Store
 
 DEMO_CHANNEL = 1
 DEMO_USER = 1
@@ -52,13 +59,6 @@ def _levels(players: int, level: str) -> list[str]:
 
 async def play(players: int = 3, level: str = "mixed", seed: int | None = None) -> Demo:
     """Play one AI game to the end and return what the page shows."""
-    import engine
-    from bot import pictures, text
-    from bot.autoplay import AutoPlayer
-    from bot.clock import ClockRules
-    from bot.service import GameService
-    from bot.store import Store
-
     seed = random.SystemRandom().randrange(1, 2**31) if seed is None else seed
     demo = Demo()
     with tempfile.TemporaryDirectory(prefix="smallworld-demo-") as tmp:
@@ -66,7 +66,7 @@ async def play(players: int = 3, level: str = "mixed", seed: int | None = None) 
         try:
             service = GameService(store, rng=random.Random(seed), clock=ClockRules(ai_delay=0))
 
-            async def post(outcome) -> None:  # what the bot would post in the channel
+            async def post(outcome: Outcome) -> None:  # what the bot would post in the channel
                 state = outcome.state
                 turn = next((e for e in outcome.events if e.get("type") == "turn_ended"), None)
                 who = turn.get("player") if turn else outcome.events[0].get("player", "")

@@ -28,9 +28,10 @@ from typing import Any
 
 import i18n
 from bot import league_export, tables
+from bot.clock import format_duration
 from bot.errors import ServiceError
 from bot.ratings import Skill, counted_ranks
-from bot.service import MAX_PLAYERS, MIN_PLAYERS, board_for, engine_name
+from bot.seats import MAX_PLAYERS, MIN_PLAYERS, board_for, engine_name
 from bot.standings import (
     Placing,
     PlayedGame,
@@ -316,6 +317,17 @@ class LeagueService:
         if season is None:
             raise NoSeason.said("league.err.no_open_season", league=league.name)
         return season
+
+    async def require_clock(self, guild_id: int, league_name: str, limit: int | None,
+                            lang: str = "en") -> str:
+        """The league's open season requires this turn limit of its games (None: no longer
+        required). Returns the sentence that confirms it."""
+        league = await self.league(guild_id, league_name)
+        season = await self.current_season(league)
+        await self.store.set_season_turn_limit(season.id, limit)
+        return i18n.t("svc.league_clock", lang, league=league.name, season=season.name,
+                      on=limit is not None,
+                      limit=format_duration(limit) if limit is not None else "")
 
     async def season(self, league: League, name: str | None = None) -> Season:
         """The named season, else the open one, else the latest that ended."""

@@ -23,29 +23,24 @@ threads would hold the GIL in turns and starve the loop).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import contextvars
-import ctypes
 import io
 import json
 import logging
-import multiprocessing.context
 import os
 import signal
-import sys
-import threading
 import time
 from collections import Counter, OrderedDict
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
+from bot.game.results import Outcome
+from bot.game.service import GameService
 from bot.language import of_game
-
-if TYPE_CHECKING:
-    from bot.service import GameService, Outcome
+from bot.workers import QuietSpawnContext, bind_to_parent
 
 log = logging.getLogger(__name__)
 
@@ -62,9 +57,6 @@ AHEAD_QUEUE = 16  # guesses kept waiting at most (the oldest are dropped)
 # fell by ~3 ms, but the end-of-turn replies waited for their maps: p50 14 -> 80 ms.
 AHEAD_MIN_HIT = 0.5
 AHEAD_PROBE = 4  # below that, one guess in this many is still drawn, to see if it pays again
-
-
-PR_SET_PDEATHSIG = 1  # linux/prctl.h
 
 
 class Drawings:
@@ -131,38 +123,13 @@ _guess_kind: contextvars.ContextVar[str | None] = contextvars.ContextVar("_guess
                                                                           default=None)
 
 
-def _watch_parent(parent: int) -> None:
-    while True:
-        time.sleep(1.0)
-        if os.getppid() != parent:
-            os._exit(0)
-
-
-def bind_to_parent(parent: int) -> None:
-    """Make this worker process end when the bot process `parent` ends, however it ends (a
-    SIGKILL runs no cleanup, and a worker blocked on its task queue would wait forever,
-    holding the bot's output pipes and keeping multiprocessing's resource tracker alive).
-
-    On Linux the kernel sends SIGKILL when the parent dies (PR_SET_PDEATHSIG); everywhere a
-    watcher thread checks every second that the parent is still ours. A parent that died
-    before this ran is caught by the first check."""
-    if sys.platform.startswith("linux"):
-        with contextlib.suppress(OSError, AttributeError):
-            libc = ctypes.CDLL(None, use_errno=True)
-            libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-    if os.getppid() != parent:
-        os._exit(0)
-    threading.Thread(target=_watch_parent, args=(parent,), name="watch-parent",
-                     daemon=True).start()
-
-
 def _start_worker(parent: int = 0) -> None:
     """Initializer of each drawing process: die with the bot, then load every official
     board's layers, so that no reply pays for a cold board in a new worker."""
     import engine
 
     # Ctrl-C reaches every process of the terminal's group: the bot shuts the workers down,
-    # they must not each die with a KeyboardInterrupt traceback (see _QuietSpawnProcess)
+    # they must not each die with a KeyboardInterrupt traceback (see bot.workers.QuietSpawnProcess)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if parent:
         bind_to_parent(parent)
@@ -196,29 +163,9 @@ def use_render_thread() -> None:
     _ROWS.clear()
 
 
-class _QuietSpawnProcess(multiprocessing.context.SpawnProcess):
-    """A spawned process that starts with SIGINT ignored. A Python started that way installs
-    no KeyboardInterrupt handler, so a Ctrl-C during its start-up (imports, before the
-    initializer runs) cannot print a traceback either. The parent's handler is put back at
-    once; it can only be swapped from the main thread (elsewhere the initializer covers it)."""
-
-    def start(self) -> None:
-        if threading.current_thread() is not threading.main_thread():
-            return super().start()
-        old = signal.signal(signal.SIGINT, signal.SIG_IGN)
-        try:
-            super().start()
-        finally:
-            signal.signal(signal.SIGINT, old)
-
-
-class _QuietSpawnContext(multiprocessing.context.SpawnContext):
-    Process = _QuietSpawnProcess
-
-
 def _process_pool() -> ProcessPoolExecutor:
     """One drawer: a pool of one worker process (a game's drawings must meet in one)."""
-    return ProcessPoolExecutor(max_workers=1, mp_context=_QuietSpawnContext(),
+    return ProcessPoolExecutor(max_workers=1, mp_context=QuietSpawnContext(),
                                initializer=_start_worker, initargs=(os.getpid(),))
 
 
@@ -429,14 +376,18 @@ def _in(key: str | None, lang: str) -> str | None:
 
 
 async def map_png(state: Any, highlight: tuple[int, ...] = (), *,
-                  ahead: bool = False, lang: str = "en") -> bytes | None:
-    """The public map of `state` (no coins), `highlight`ed regions outlined."""
+                  ahead: bool = False, lang: str = "en",
+                  observation: dict[str, Any] | None = None) -> bytes | None:
+    """The public map of `state` (no coins), `highlight`ed regions outlined; `observation`:
+    its public observation, when the caller has it already."""
     import engine
     from render.mapview import shown_on_map
 
     highlight = tuple(highlight)
     board = state.board
-    obs = shown_on_map(engine.observe(state, None))  # also the cache key: what the map shows
+    if observation is None:
+        observation = engine.observe(state, None)
+    obs = shown_on_map(observation)  # also the cache key: what the map shows
     # an official board travels to the drawing worker as its id
     ref = board.id if board.id in engine.data.BOARD_IDS and board == engine.data.board(
         board.id) else board
@@ -446,8 +397,10 @@ async def map_png(state: Any, highlight: tuple[int, ...] = (), *,
 
 
 async def map_file(state: Any, highlight: tuple[int, ...] = (), *,
-                   description: str | None = None, lang: str = "en") -> discord.File | None:
-    return _file(await map_png(state, tuple(highlight), lang=lang), "map.png", description)
+                   description: str | None = None, lang: str = "en",
+                   observation: dict[str, Any] | None = None) -> discord.File | None:
+    return _file(await map_png(state, tuple(highlight), lang=lang, observation=observation),
+                 "map.png", description)
 
 
 async def row_file(state: Any, *, ahead: bool = False, description: str | None = None,

@@ -29,6 +29,10 @@ def test_every_package_is_listed_for_the_wheel() -> None:
              for top in CODE if (ROOT / top).is_dir()
              for p in (ROOT / top).rglob("__init__.py")}
     assert found - listed == set(), "add these to [tool.setuptools] packages in pyproject.toml"
+    # a folder of modules without __init__.py would be a namespace package the wheel leaves out
+    bare = {str(p.parent.relative_to(ROOT)) for top in CODE if (ROOT / top).is_dir()
+            for p in (ROOT / top).rglob("*.py") if not (p.parent / "__init__.py").exists()}
+    assert bare == set(), "these folders of modules need an __init__.py"
     assert PYPROJECT["tool"]["setuptools"]["package-dir"] == {"smallworld_data": "data"}
 
 

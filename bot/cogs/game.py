@@ -14,14 +14,17 @@ from pydantic import ValidationError
 
 import engine
 import i18n
-from bot import flow, rules_text, text
+from bot import rules_text, text
+from bot.app import SmallWorldBot
+from bot.chat.announce import clip
+from bot.chat.views import DYNAMIC_ITEMS
 from bot.clock import ClockConfig, DurationError, clock_of, duration
 from bot.errors import NoGameHere, ServiceError
+from bot.game.service import GameService
 from bot.language import FOLLOW_DISCORD, of_game, reply_language
-from bot.service import AI_LEVELS, GameService, ai_level
+from bot.seats import AI_LEVELS, ai_level
 from bot.store import GameRow
 from bot.ui import NO_MENTIONS, NotModerator, display_name, is_moderator, send
-from bot.views import DYNAMIC_ITEMS
 from engine import data as engine_data
 
 log = logging.getLogger(__name__)
@@ -89,12 +92,12 @@ class Game(commands.Cog):
                              default_permissions=discord.Permissions(manage_guild=True))
     ai = app_commands.Group(name="ai", description="AI players in the lobby here", parent=sw)
 
-    def __init__(self, bot: commands.Bot) -> None:
+    def __init__(self, bot: SmallWorldBot) -> None:
         self.bot = bot
 
     @property
     def service(self) -> GameService:
-        return self.bot.service  # type: ignore[attr-defined]
+        return self.bot.service
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(*DYNAMIC_ITEMS)
@@ -126,7 +129,7 @@ class Game(commands.Cog):
         return _filter(current, [Choice(name=n, value=r) for r, n in sorted(seen.items())])
 
     def _require_mod(self, interaction: discord.Interaction) -> None:
-        settings = self.bot.settings  # type: ignore[attr-defined]
+        settings = self.bot.settings
         if not is_moderator(interaction, settings.mod_role_id):
             raise NotModerator()
 
@@ -155,7 +158,7 @@ class Game(commands.Cog):
         language: str | None = None,
     ) -> None:
         channel_id = _channel(interaction)
-        languages = self.bot.languages  # type: ignore[attr-defined]
+        languages = self.bot.languages
         options: dict[str, Any] = {
             "language": await languages.for_new_game(interaction.guild_id, language)}
         if clock is not None or reminders is not None:
@@ -168,32 +171,32 @@ class Game(commands.Cog):
             name=display_name(interaction.user), players=players, board=board, seed=seed,
             options=options,
         )
-        await flow.post_lobby(interaction, game, i18n.t("lobby.new", of_game(game)))
+        await self.bot.announcer.post_lobby(interaction, game, i18n.t("lobby.new", of_game(game)))
 
     @sw.command(name="join", description="Join the lobby in this channel")
     async def join(self, interaction: discord.Interaction) -> None:
         game = await self.service.join(_channel(interaction), interaction.user.id,
                                        display_name(interaction.user))
-        await flow.lobby_changed(interaction, game, i18n.t(
+        await self.bot.announcer.lobby_changed(interaction, game, i18n.t(
             "lobby.joined", await reply_language(interaction), game=game.id))
 
     @sw.command(name="leave", description="Leave the lobby in this channel")
     async def leave(self, interaction: discord.Interaction) -> None:
-        settings = self.bot.settings  # type: ignore[attr-defined]
+        settings = self.bot.settings
         game = await self.service.leave(_channel(interaction), interaction.user.id,
                                         is_mod=is_moderator(interaction, settings.mod_role_id))
-        await flow.lobby_changed(interaction, game, i18n.t(
+        await self.bot.announcer.lobby_changed(interaction, game, i18n.t(
             "lobby.left", await reply_language(interaction), game=game.id))
 
     @sw.command(name="start", description="Start the game (the opener or a moderator)")
     async def start(self, interaction: discord.Interaction) -> None:
         _channel(interaction)
-        await flow.start_game(interaction)
+        await self.bot.components.start_game(interaction)
 
     # -- AI players and the clock -------------------------------------------------------
 
     def _is_mod(self, interaction: discord.Interaction) -> bool:
-        return is_moderator(interaction, self.bot.settings.mod_role_id)  # type: ignore[attr-defined]
+        return is_moderator(interaction, self.bot.settings.mod_role_id)
 
     @ai.command(name="add", description="Seat an AI player in the lobby here")
     @app_commands.describe(level="easy: makes mistakes; normal: plans each turn; hard: looks "
@@ -202,14 +205,14 @@ class Game(commands.Cog):
     async def ai_add(self, interaction: discord.Interaction, level: str = "normal") -> None:
         game = await self.service.add_ai(_channel(interaction), interaction.user.id, level,
                                          is_mod=self._is_mod(interaction))
-        await flow.lobby_changed(interaction, game, i18n.t(
+        await self.bot.announcer.lobby_changed(interaction, game, i18n.t(
             "svc.ai_joined", await reply_language(interaction), level=ai_level(level)))
 
     @ai.command(name="remove", description="Remove the last AI player from the lobby here")
     async def ai_remove(self, interaction: discord.Interaction) -> None:
         game = await self.service.remove_ai(_channel(interaction), interaction.user.id,
                                             is_mod=self._is_mod(interaction))
-        await flow.lobby_changed(interaction, game,
+        await self.bot.announcer.lobby_changed(interaction, game,
                                  i18n.t("svc.ai_left", await reply_language(interaction)))
 
     @sw.command(name="back", description="Take your seat back from the AI after timeouts")
@@ -218,7 +221,7 @@ class Game(commands.Cog):
         outcome.public = [i18n.t("svc.welcome_back", of_game(outcome.game),
                                  user=interaction.user.mention, seat=seat)]
         outcome.headline = list(outcome.public)
-        await flow.announce(interaction, outcome, fresh=True)
+        await self.bot.announcer.announce(outcome, interaction, fresh=True)
 
     # -- turn actions ---------------------------------------------------------------------
 
@@ -227,7 +230,7 @@ class Game(commands.Cog):
     async def pick(self, interaction: discord.Interaction,
                    slot: app_commands.Range[int, 1, 6]) -> None:
         _channel(interaction)
-        await flow.run_action(interaction, {"do": "pick", "slot": slot - 1})
+        await self.bot.components.run_action(interaction, {"do": "pick", "slot": slot - 1})
 
     @pick.autocomplete("slot")
     async def _pick_slots(self, interaction: discord.Interaction, current: str
@@ -250,7 +253,7 @@ class Game(commands.Cog):
         action: dict[str, Any] = {"do": "conquer", "region": region}
         if ghouls:
             action["race"] = "decline"
-        await flow.run_action(interaction, action)
+        await self.bot.components.run_action(interaction, action)
 
     @conquer.autocomplete("region")
     async def _conquer_regions(self, interaction: discord.Interaction, current: str
@@ -275,7 +278,7 @@ class Game(commands.Cog):
         action: dict[str, Any] = {"do": "reinforce", "region": region}
         if ghouls:
             action["race"] = "decline"
-        await flow.run_action(interaction, action)
+        await self.bot.components.run_action(interaction, action)
 
     @reinforce.autocomplete("region")
     async def _reinforce_regions(self, interaction: discord.Interaction, current: str
@@ -285,13 +288,13 @@ class Game(commands.Cog):
     @sw.command(name="roll", description="Berserk: roll the die before your next conquest")
     async def roll(self, interaction: discord.Interaction) -> None:
         _channel(interaction)
-        await flow.run_action(interaction, {"do": "roll"})
+        await self.bot.components.run_action(interaction, {"do": "roll"})
 
     @sw.command(name="abandon", description="Empty one of your regions (before any conquest)")
     @app_commands.describe(region="One of your regions (the list shows which)")
     async def abandon(self, interaction: discord.Interaction, region: int) -> None:
         _channel(interaction)
-        await flow.run_action(interaction, {"do": "abandon", "region": region})
+        await self.bot.components.run_action(interaction, {"do": "abandon", "region": region})
 
     @abandon.autocomplete("region")
     async def _abandon_regions(self, interaction: discord.Interaction, current: str
@@ -301,14 +304,14 @@ class Game(commands.Cog):
     @sw.command(name="decline", description="Put your Active race into decline (ends the turn)")
     async def decline(self, interaction: discord.Interaction) -> None:
         _channel(interaction)
-        await flow.run_action(interaction, {"do": "decline"})
+        await self.bot.components.run_action(interaction, {"do": "decline"})
 
     @sw.command(name="deploy", description="Put tokens from your hand on one of your regions")
     @app_commands.describe(region="One of your regions", count="How many tokens")
     async def deploy(self, interaction: discord.Interaction, region: int,
                      count: app_commands.Range[int, 1, 30]) -> None:
         _channel(interaction)
-        await flow.run_action(interaction, {"do": "deploy", "region": region, "count": count})
+        await self.bot.components.run_action(interaction, {"do": "deploy", "region": region, "count": count})
 
     @deploy.autocomplete("region")
     async def _deploy_regions(self, interaction: discord.Interaction, current: str
@@ -322,7 +325,7 @@ class Game(commands.Cog):
     async def move(self, interaction: discord.Interaction, from_: int, to: int,
                    count: app_commands.Range[int, 1, 30]) -> None:
         _channel(interaction)
-        await flow.run_action(interaction, {"do": "move", "from": from_, "to": to,
+        await self.bot.components.run_action(interaction, {"do": "move", "from": from_, "to": to,
                                             "count": count})
 
     @move.autocomplete("from_")
@@ -340,12 +343,12 @@ class Game(commands.Cog):
     @sw.command(name="end", description="End your turn (or your survivors' placement) and score")
     async def end(self, interaction: discord.Interaction) -> None:
         _channel(interaction)
-        await flow.run_action(interaction, {"do": "end"})
+        await self.bot.components.run_action(interaction, {"do": "end"})
 
     @sw.command(name="undo", description="Take back your last action (not past a die roll or draw)")
     async def undo(self, interaction: discord.Interaction) -> None:
         _channel(interaction)
-        await flow.run_undo(interaction)
+        await self.bot.components.run_undo(interaction)
 
     # -- powers ---------------------------------------------------------------------------
 
@@ -353,7 +356,7 @@ class Game(commands.Cog):
     @app_commands.describe(region="A region with a lone enemy token next to your Sorcerers")
     async def enchant(self, interaction: discord.Interaction, region: int) -> None:
         _channel(interaction)
-        await flow.run_action(interaction, {"do": "enchant", "region": region})
+        await self.bot.components.run_action(interaction, {"do": "enchant", "region": region})
 
     @enchant.autocomplete("region")
     async def _enchant_regions(self, interaction: discord.Interaction, current: str
@@ -364,7 +367,7 @@ class Game(commands.Cog):
     @app_commands.describe(region="The region to take with the Dragon")
     async def dragon(self, interaction: discord.Interaction, region: int) -> None:
         _channel(interaction)
-        await flow.run_action(interaction, {"do": "dragon", "region": region})
+        await self.bot.components.run_action(interaction, {"do": "dragon", "region": region})
 
     @dragon.autocomplete("region")
     async def _dragon_regions(self, interaction: discord.Interaction, current: str
@@ -376,7 +379,7 @@ class Game(commands.Cog):
     @app_commands.describe(piece="What to place", region="One of your regions")
     async def place(self, interaction: discord.Interaction, piece: str, region: int) -> None:
         _channel(interaction)
-        await flow.run_action(interaction, {"do": "place", "piece": piece, "region": region})
+        await self.bot.components.run_action(interaction, {"do": "place", "piece": piece, "region": region})
 
     @place.autocomplete("region")
     async def _place_regions(self, interaction: discord.Interaction, current: str
@@ -389,7 +392,7 @@ class Game(commands.Cog):
     @app_commands.describe(target="The opponent whose Active race may not attack you")
     async def ally(self, interaction: discord.Interaction, target: str) -> None:
         _channel(interaction)
-        await flow.run_action(interaction, {"do": "ally", "target": target})
+        await self.bot.components.run_action(interaction, {"do": "ally", "target": target})
 
     @ally.autocomplete("target")
     async def _ally_targets(self, interaction: discord.Interaction, current: str
@@ -403,14 +406,14 @@ class Game(commands.Cog):
     @sw.command(name="map", description="Show the map of the game here")
     async def map(self, interaction: discord.Interaction) -> None:
         _channel(interaction)
-        await flow.show_map(interaction)
+        await self.bot.components.show_map(interaction)
 
     @sw.command(name="status", description="Whose turn it is and what they can do")
     @app_commands.describe(public="Post it for everyone (default: only you see it)")
     async def status(self, interaction: discord.Interaction, public: bool = False) -> None:
         lang = None if public else await reply_language(interaction)
         loaded, lines = await self.service.status(_channel(interaction), lang)
-        await send(interaction, flow._clip(lines, lang=lang or of_game(loaded.game)),
+        await send(interaction, clip(lines, lang=lang or of_game(loaded.game)),
                    ephemeral=not public,
                    allowed_mentions=NO_MENTIONS)
 
@@ -435,7 +438,7 @@ class Game(commands.Cog):
         else:
             lang = await reply_language(interaction)
         lines = await self.service.history(_channel(interaction), count, lang)
-        await send(interaction, flow._clip(lines, newest=True, lang=lang),
+        await send(interaction, clip(lines, newest=True, lang=lang),
                    ephemeral=not public, allowed_mentions=NO_MENTIONS)
 
     @sw.command(name="score", description="Your coins (only you see them)")
@@ -490,7 +493,7 @@ class Game(commands.Cog):
         lang = of_game(loaded.game) if public else await reply_language(interaction)
         terrains = [r.terrain for r in loaded.state.board.regions]
         lines = text.board_lines(engine.observe(loaded.state, None), terrains, lang)
-        await send(interaction, flow._clip(lines, lang=lang), ephemeral=not public,
+        await send(interaction, clip(lines, lang=lang), ephemeral=not public,
                    allowed_mentions=NO_MENTIONS)
 
     @sw.command(name="notify", description="Get a DM when it is your turn (on or off)")
@@ -512,12 +515,12 @@ class Game(commands.Cog):
                                     Choice(name="Discord", value=FOLLOW_DISCORD)])
     async def language(self, interaction: discord.Interaction, language: str | None = None,
                        server: bool = False) -> None:
-        languages = self.bot.languages  # type: ignore[attr-defined]
+        languages = self.bot.languages
         code = None if language in (None, FOLLOW_DISCORD) else i18n.normalize(language)
         if server:
             if interaction.guild_id is None:
                 raise ServerOnly.said("ui.server_only")
-            if not is_moderator(interaction, self.bot.settings.mod_role_id):  # type: ignore[attr-defined]
+            if not is_moderator(interaction, self.bot.settings.mod_role_id):
                 lang = await reply_language(interaction)
                 await send(interaction, i18n.t("lang.need_mod", lang), ephemeral=True)
                 return
@@ -546,7 +549,7 @@ class Game(commands.Cog):
         channel_id = _channel(interaction)
         self._require_mod(interaction)
         outcome = await self.service.skip(channel_id, interaction.user.id)
-        await flow.announce(interaction, outcome, fresh=True)
+        await self.bot.announcer.announce(outcome, interaction, fresh=True)
 
     @mod.command(name="kick", description="Remove a player (optionally hand the seat to someone)")
     @app_commands.describe(member="The player to remove",
@@ -563,10 +566,10 @@ class Game(commands.Cog):
         result = await self.service.kick(channel_id, interaction.user.id, member.id,
                                          replacement=repl, ai=ai)
         if isinstance(result, GameRow):  # still a lobby
-            await flow.lobby_changed(interaction, result, i18n.t(
+            await self.bot.announcer.lobby_changed(interaction, result, i18n.t(
                 "svc.member_removed", await reply_language(interaction), user=member.mention))
         else:
-            await flow.announce(interaction, result, fresh=True)
+            await self.bot.announcer.announce(result, interaction, fresh=True)
 
     @mod.command(name="clock", description="The turn clock new lobbies on this server start with")
     @app_commands.describe(limit="Turn time limit: off, 10m, 12h, 2d ...",
@@ -582,8 +585,10 @@ class Game(commands.Cog):
         old = clock_of(await self.service.store.guild_clock(interaction.guild_id))
         clock = _clock(limit, reminders, old)
         if league is not None:
-            line = await self.service.require_league_clock(interaction.guild_id or 0, league,
-                                                           clock, await reply_language(interaction))
+            self.service.check_limit(clock)
+            line = await self.bot.leagues.require_clock(interaction.guild_id or 0, league,
+                                                        clock.limit,
+                                                        await reply_language(interaction))
             await send(interaction, line, ephemeral=True)
             return
         await self.service.set_server_clock(interaction.guild_id or 0, clock)
@@ -597,7 +602,7 @@ class Game(commands.Cog):
         self._require_mod(interaction)
         game = await self.service.end(channel_id, interaction.user.id)
         ended = i18n.t("game.mod_ended", of_game(game), game=game.id)
-        await flow.retire_game_message(self.bot, self.service, game, ended)
+        await self.bot.announcer.retire(game, ended)
         await send(interaction, ended)
 
     @mod.command(name="undo", description="Take back the last actions, whoever made them")
@@ -607,10 +612,10 @@ class Game(commands.Cog):
         channel_id = _channel(interaction)
         self._require_mod(interaction)
         outcome = await self.service.mod_undo(channel_id, interaction.user.id, count)
-        await flow.announce(interaction, outcome, fresh=True)
+        await self.bot.announcer.announce(outcome, interaction, fresh=True)
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: SmallWorldBot) -> None:
     await bot.add_cog(Game(bot))
 
 

@@ -23,7 +23,9 @@ from discord import app_commands
 from discord.ext import commands
 
 import i18n
-from bot import flow, text
+from bot import text
+from bot.app import SmallWorldBot
+from bot.chat.announce import lobby_content
 from bot.errors import ServiceError
 from bot.language import of_game, reply_language
 from bot.league import (
@@ -33,7 +35,6 @@ from bot.league import (
     AuditEntry,
     League,
     LeagueError,
-    LeagueService,
     NotOrganiser,
     PlayerCard,
     RatingCard,
@@ -44,12 +45,10 @@ from bot.league import (
     TableBegun,
     parse_iso,
 )
-from bot.pictures import map_file
 from bot.ratings import sparkline
 from bot.store import GameRow
 from bot.tables import WEEKDAYS, days_text
 from bot.ui import NO_MENTIONS, display_name, is_moderator, send
-from bot.views import lobby_view, panel_prompt, turn_view
 from render.standings import StandingsLine, standings_png
 
 log = logging.getLogger(__name__)
@@ -266,7 +265,7 @@ def round_text(r: RoundStarted, lang: str = i18n.DEFAULT) -> str:
 def table_lobby_text(r: RoundStarted, game: GameRow, lang: str = i18n.DEFAULT) -> str:
     return (i18n.t("league.round.lobby", lang, league=r.league.name, round=r.number,
                    date=r.deadline[:10], time=r.deadline[11:16]) + "\n"
-            + flow.lobby_content(game))
+            + lobby_content(game))
 
 
 def begun_lines(t: TableBegun, lang: str = i18n.DEFAULT) -> list[str]:
@@ -291,14 +290,14 @@ class LeagueCog(commands.Cog):
     channel = app_commands.Group(name="channel", description="The channels league tables "
                                  "play in (organisers)", parent=league)
 
-    def __init__(self, bot: commands.Bot) -> None:
+    def __init__(self, bot: SmallWorldBot) -> None:
         self.bot = bot
-        self.leagues = LeagueService(bot.store)  # type: ignore[attr-defined]
+        self.leagues = bot.leagues
         self._rng = random.SystemRandom()
         self._ticker: asyncio.Task[None] | None = None
 
     async def cog_load(self) -> None:
-        service = self.bot.service  # type: ignore[attr-defined]
+        service = self.bot.service
         service.seat_checks.append(self.leagues.check_seat)
         service.finish_listeners.append(self._finished)
         try:
@@ -311,7 +310,7 @@ class LeagueCog(commands.Cog):
         self._ticker = asyncio.create_task(self._tick_loop())
 
     async def cog_unload(self) -> None:
-        service = self.bot.service  # type: ignore[attr-defined]
+        service = self.bot.service
         if self.leagues.check_seat in service.seat_checks:
             service.seat_checks.remove(self.leagues.check_seat)
         if self._finished in service.finish_listeners:
@@ -325,7 +324,7 @@ class LeagueCog(commands.Cog):
 
     async def _require_organiser(self, interaction: discord.Interaction, league: League,
                                  doing: str) -> None:
-        role = self.bot.settings.mod_role_id  # type: ignore[attr-defined]
+        role = self.bot.settings.mod_role_id
         if is_moderator(interaction, role):
             return
         roles = [r.id for r in getattr(interaction.user, "roles", [])]
@@ -336,7 +335,7 @@ class LeagueCog(commands.Cog):
                                 league=league.name, org=org or 0)
 
     def _require_mod(self, interaction: discord.Interaction, doing: str) -> None:
-        role = self.bot.settings.mod_role_id  # type: ignore[attr-defined]
+        role = self.bot.settings.mod_role_id
         if not is_moderator(interaction, role):
             raise LeagueError.said("league.only_mods", doing=doing, role=role or 0)
 
@@ -375,8 +374,8 @@ class LeagueCog(commands.Cog):
         now = self.leagues.now()
         # with several processes, each begins the rounds and posts the summaries of the
         # guilds on its own shards (the others cannot post there)
-        shards = self.bot.settings.shards()  # type: ignore[attr-defined]
-        for lid, gid, name in await self.bot.store.due_league_rounds(  # type: ignore[attr-defined]
+        shards = self.bot.settings.shards()
+        for lid, gid, name in await self.bot.store.due_league_rounds(
                 now.isoformat().replace("+00:00", "Z")):
             if shards is not None and not shards.serves(gid):
                 continue
@@ -399,51 +398,30 @@ class LeagueCog(commands.Cog):
                 log.warning("weekly summary of league %s failed: %s", lg.id, exc)
 
     async def _begin(self, lg: League, by: int | None, *, force: bool) -> list[str]:
-        """Handle no-shows and start each table's game; post in each table channel."""
+        """Handle no-shows and start each table's game; its start is the table's turn post."""
         number, tables = await self.leagues.begin_round(lg, by, force=force)
-        service = self.bot.service  # type: ignore[attr-defined]
+        service = self.bot.service
         lang = await server_language(self.bot, lg.guild_id)
         report = []
-        store = self.bot.store  # type: ignore[attr-defined]
         for t in tables:
             lines = begun_lines(t, of_game(t.game))
-            ch = await self._channel(t.game.channel_id)
-            lobby = await store.game_message(t.game.id)
             if t.cancelled:
-                await flow.retire_game_message(self.bot, service, t.game, "\n".join(lines))
-                if lobby is None:
+                if await self.bot.store.game_message(t.game.id) is None:
+                    ch = await self._channel(t.game.channel_id)
                     await ch.send("\n".join(lines), allowed_mentions=NO_MENTIONS)
+                else:
+                    await self.bot.announcer.retire(t.game, "\n".join(lines))
                 report.append(i18n.t("league.begin.report_cancelled", lang, table=t.table,
                                      channel=t.game.channel_id))
                 continue
-            mod = by or t.game.opener_id or 0
-            out = await service.start(t.game.channel_id, mod, is_mod=True)
-            lines += out.public  # AI seats are played by the clock's scheduler from here
-            view = None
-            ping = []
-            if not out.finished:
-                panel = await service.panel(t.game.channel_id)
-                if panel.actor_id:
-                    lines.append(i18n.t("league.begin.your_turn", of_game(t.game),
-                                        user=panel.actor_id))
-                    ping.append(discord.Object(id=panel.actor_id))
-                lines.append(panel_prompt(panel, of_game(t.game)))
-                view = turn_view(panel, of_game(t.game))
-            picture = await map_file(out.state)
-            msg = await ch.send(
-                "\n".join(text.clip_lines([i18n.t("league.begin.table", of_game(t.game),
-                                                   round=number, table=t.table)]
-                                           + lines, MESSAGE_ROOM)),
-                file=picture or discord.utils.MISSING, view=view or discord.utils.MISSING,
-                allowed_mentions=discord.AllowedMentions(users=ping, everyone=False,
-                                                         roles=False))
-            # the lobby is retired and the start post becomes the game's living message
-            if lobby is not None:
-                players = ", ".join(f"<@{s.user_id}>" for s in out.game.players if s.user_id)
-                await flow.retire_game_message(
-                    self.bot, service, t.game,
-                    text.LOBBY_STARTED.format(game=t.game.id, players=players))
-            await store.set_game_message(t.game.id, msg.id)
+            out = await service.start(t.game.channel_id, by or t.game.opener_id or 0,
+                                      is_mod=True)
+            glang = of_game(t.game)
+            head = [i18n.t("league.begin.table", glang, round=number, table=t.table), *lines]
+            if out.panel is not None and out.panel.actor_id:
+                head.append(i18n.t("league.begin.your_turn", glang, user=out.panel.actor_id))
+            out.lead(*head)  # AI seats are played by the clock's scheduler from here
+            await self.bot.announcer.announce(out, picture=True)
             report.append(i18n.t("league.begin.report_started", lang, table=t.table,
                                  channel=t.game.channel_id, n=len(t.no_shows)))
         return report
@@ -624,17 +602,18 @@ class LeagueCog(commands.Cog):
             seed=lambda: self._rng.randrange(1, 2**31))
         lang = await self._public(interaction)
         await send(interaction, round_text(started, lang), allowed_mentions=NO_MENTIONS)
-        store = self.bot.store  # type: ignore[attr-defined]
         for t in started.tables:
-            game = await store.get_game(t.game_id)
+            game = await self.bot.store.get_game(t.game_id)
+            if game is None:
+                continue
             try:
-                ch = await self._channel(t.channel_id)
-                msg = await ch.send(table_lobby_text(started, game, of_game(game)),
-                                    view=lobby_view(game),
-                                    allowed_mentions=discord.AllowedMentions(
-                                        users=[discord.Object(id=u) for u in t.players],
-                                        everyone=False, roles=False))
-                await store.set_game_message(t.game_id, msg.id)  # the table's living message
+                header = i18n.t("league.round.lobby", of_game(game), league=started.league.name,
+                                round=started.number, date=started.deadline[:10],
+                                time=started.deadline[11:16])
+                await self.bot.announcer.post_lobby(
+                    None, game, header, mentions=discord.AllowedMentions(
+                        users=[discord.Object(id=u) for u in t.players], everyone=False,
+                        roles=False))
             except discord.HTTPException as exc:
                 log.warning("could not post the lobby of game %s: %s", t.game_id, exc)
 
@@ -684,7 +663,7 @@ class LeagueCog(commands.Cog):
         lg = await self._league(interaction, league)
         await self._require_organiser(interaction, lg, "award")
         order = [m.id for m in (first, second, third, fourth, fifth) if m is not None]
-        service = self.bot.service  # type: ignore[attr-defined]
+        service = self.bot.service
 
         async def stop(open_game: GameRow) -> None:  # through the service: lock and cache
             await service.end(open_game.channel_id, interaction.user.id)
@@ -809,7 +788,7 @@ class LeagueCog(commands.Cog):
         if interaction.channel_id is None:
             raise LeagueError.said("league.err.server_only")
         lg = await self._league(interaction, league)
-        role = self.bot.settings.mod_role_id  # type: ignore[attr-defined]
+        role = self.bot.settings.mod_role_id
         members = [(m.id, display_name(m)) for m in (player1, player2, player3, player4)
                    if m is not None and not m.bot]
         game, season = await self.leagues.open_game(
@@ -818,7 +797,7 @@ class LeagueCog(commands.Cog):
             is_mod=is_moderator(interaction, role), members=members, seats=seats,
             seed=self._rng.randrange(1, 2**31),
         )
-        await flow.post_lobby(interaction, game)
+        await self.bot.announcer.post_lobby(interaction, game)
 
     @league.command(name="standings", description="Season table as a picture and text: points, "
                                                   "wins, avg rank, rating, games left")
@@ -893,7 +872,7 @@ class LeagueCog(commands.Cog):
     del _cmd
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: SmallWorldBot) -> None:
     await bot.add_cog(LeagueCog(bot))
 
 

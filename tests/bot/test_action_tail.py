@@ -9,7 +9,7 @@ import random
 from pathlib import Path
 
 import engine
-from bot.service import GameService
+from bot.game.service import GameService
 from bot.store import Store
 
 USERS = {"ann": 1, "bob": 2, "cid": 3}
@@ -66,7 +66,7 @@ async def test_what_another_service_wrote_is_seen(tmp_path: Path) -> None:
                 assert await _answers(other, game_id, since) == truth, f"step {step}"
             checked += 1
         assert checked > 100
-        assert all(s._tails for s in svcs)  # the tails were in use, not bypassed
+        assert all(s.recent._tails for s in svcs)  # the tails were in use, not bypassed
     finally:
         for s in stores:
             await s.close()

@@ -13,10 +13,11 @@ from pathlib import Path
 import pytest
 
 import engine
-from bot.autoplay import AutoPlayer
-from bot.clock import ClockConfig, ClockRules, Scheduler
+from bot.clock import ClockConfig, ClockRules, Dispatch, Scheduler
 from bot.errors import LobbyError, NotAllowed, NotYourTurn
-from bot.service import GameService, Outcome
+from bot.game.autoplay import AutoPlayer
+from bot.game.results import Outcome
+from bot.game.service import GameService
 from bot.store import GameStatus, Store
 
 CH = 2000
@@ -39,7 +40,9 @@ class Table:
         self.posts: list[Outcome] = []
         self.reminders: list[tuple[int, str]] = []
         self.player = AutoPlayer(self.service, self._post, self._remind)
-        self.scheduler = Scheduler(store, self.player.fire)
+        self.dispatch = Dispatch(store)
+        self.player.register(self.dispatch)
+        self.scheduler = Scheduler(store, self.dispatch)
         self.service.deadlines_changed = self.scheduler.wake
 
     async def _post(self, outcome: Outcome) -> None:
@@ -245,7 +248,7 @@ async def test_a_league_season_can_require_a_clock(store: Store) -> None:
     await leagues.start_season(lg, "Spring", by=MOD)
     for uid, name in ((ANN, "ann"), (BOB, "bob")):
         await leagues.register(lg, uid, name)
-    line = await service.require_league_clock(1, "Tuesday", ClockConfig(limit=43200))
+    line = await leagues.require_clock(1, "Tuesday", 43200)
     assert "Spring" in line and "12h" in line
     game, _ = await leagues.open_game(lg, guild_id=1, channel_id=CH, opener_id=ANN,
                                       opener_name="ann", is_mod=False,
@@ -258,7 +261,7 @@ async def test_a_league_season_can_require_a_clock(store: Store) -> None:
     assert out.game.options["clock"]["limit"] == 43200
     assert [k for _, k, _ in await service.time_left(game.id)] == ["turn"]
     # off lifts the requirement for the next games
-    assert "no longer" in await service.require_league_clock(1, "Tuesday", ClockConfig())
+    assert "no longer" in await leagues.require_clock(1, "Tuesday", None)
 
 
 async def test_a_defender_who_does_not_place_survivors_gets_the_ai(store: Store) -> None:
@@ -284,17 +287,19 @@ async def test_a_defender_who_does_not_place_survivors_gets_the_ai(store: Store)
 async def test_a_deadline_cut_short_by_a_stop_is_given_back(
         store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
     """Stopping the bot while the AI thinks leaves the deadline due, not claimed for minutes."""
-    import bot.autoplay
+    from bot.game import ai_worker
 
     service = GameService(store, rng=random.Random(0), clock=ClockRules(ai_delay=0))
     thinking = asyncio.Event()
 
-    async def slow_decide(state, level, seed):
+    async def slow_plan(*args, **kwargs):
         thinking.set()
         await asyncio.Event().wait()  # never returns: the stop comes first
 
-    monkeypatch.setattr(bot.autoplay, "decide", slow_decide)
+    monkeypatch.setattr(ai_worker, "plan_stint", slow_plan)
     player = AutoPlayer(service, Table._post)  # (never reached)
+    dispatch = Dispatch(store)
+    player.register(dispatch)
     await service.open_lobby(guild_id=1, channel_id=CH, user_id=MOD, name="mod", players=2,
                              seed=2, seated=False)
     await service.add_ai(CH, MOD, "easy", is_mod=True)
@@ -302,7 +307,7 @@ async def test_a_deadline_cut_short_by_a_stop_is_given_back(
     await service.start(CH, MOD, is_mod=True)
     [row] = await store.claim_due(time.time() + 1, 300)
     assert row.kind == "ai" and await store.claim_due(time.time() + 1, 300) == []
-    task = asyncio.create_task(player.fire(row))
+    task = asyncio.create_task(dispatch(row))
     await asyncio.wait_for(thinking.wait(), 30)
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
@@ -316,7 +321,7 @@ async def test_the_ai_runs_in_a_niced_worker_process() -> None:
     the event loop, and a dead worker is replaced."""
     import os
 
-    from bot import autoplay
+    from bot.game import ai_worker as autoplay
 
     autoplay.use_ai_process(1)
     try:
@@ -326,9 +331,9 @@ async def test_the_ai_runs_in_a_niced_worker_process() -> None:
         assert action in legal
         assert action == await autoplay.decide(state, "normal", 1)  # same seed, same choice
         loop = asyncio.get_running_loop()
-        worker_pid = await loop.run_in_executor(autoplay._POOL, os.getpid)
+        worker_pid = await loop.run_in_executor(autoplay.pool(), os.getpid)
         assert worker_pid != os.getpid()
-        assert await loop.run_in_executor(autoplay._POOL, os.nice, 0) >= os.nice(0) + 1
+        assert await loop.run_in_executor(autoplay.pool(), os.nice, 0) >= os.nice(0) + 1
         os.kill(worker_pid, 9)  # killed (for memory?): the next decision gets a new worker
         await asyncio.sleep(0.2)
         assert await autoplay.decide(state, "normal", 1) == action

@@ -14,7 +14,7 @@ import pytest
 
 import engine
 from bot import store_pg
-from bot.service import GameService
+from bot.game.service import GameService
 from bot.store import SqliteStore, Store, StoreUnavailable
 from bot.ui import STORE_BUSY, refusal_text
 

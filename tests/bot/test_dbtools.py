@@ -15,8 +15,8 @@ import pytest
 
 import engine
 from bot.dbtools import replay_game
+from bot.game.service import GameService
 from bot.league import LeagueService
-from bot.service import GameService
 from bot.store import TABLES, GameStatus, Store
 
 ROOT = Path(__file__).resolve().parents[2]

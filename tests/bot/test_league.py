@@ -10,6 +10,7 @@ import pytest
 from openskill.models import PlackettLuce
 
 import i18n
+from bot.game.service import GameService
 from bot.league import (
     League,
     LeagueError,
@@ -21,7 +22,6 @@ from bot.league import (
     placement_points,
     win_shares,
 )
-from bot.service import GameService
 from bot.store import GameStatus, Seat, Store
 
 GUILD, OTHER_GUILD = 10, 11

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 import i18n
+from bot.game.service import GameService
 from bot.league import LeagueError, LeagueService, NotRegistered
-from bot.service import GameService
 from bot.standings import build_table
 from bot.store import GameStatus, Store
 

@@ -16,7 +16,7 @@ from fakediscord import FakeDiscord
 
 import engine
 from bot.app import SmallWorldBot
-from bot.service import GameService
+from bot.game.service import GameService
 from bot.settings import Settings
 from bot.store import Seat, SqliteStore, Store
 

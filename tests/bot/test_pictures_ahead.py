@@ -14,7 +14,8 @@ import pytest
 import engine
 import render
 from bot import pictures
-from bot.service import GameService, Outcome
+from bot.game.results import Outcome
+from bot.game.service import GameService
 from bot.store import Store
 
 REAL_MAP_PNG = render.map_png

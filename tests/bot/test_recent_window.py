@@ -1,5 +1,5 @@
 """GameService reads the latest few actions first when it looks back over the current turn
-(bot/service.py `_recent`): its answers must be exactly those of reading far back."""
+(bot/game/recent.py `RecentLog.rows`): its answers must be exactly those of reading far back."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import random
 import pytest
 
 import engine
-from bot import service as service_mod
-from bot.service import GameService
+from bot.game import recent as service_mod
+from bot.game.service import GameService
 from bot.store import Store
 
 

@@ -1,4 +1,4 @@
-"""bot.service with the real engine and a real SQLite file: lobbies, turns, refusals, undo,
+"""bot.game.service with the real engine and a real SQLite file: lobbies, turns, refusals, undo,
 concurrency, persistence, secrets and moderation."""
 
 from __future__ import annotations
@@ -21,7 +21,8 @@ from bot.errors import (
     RuleBroken,
     StaleVersion,
 )
-from bot.service import GameService, engine_name
+from bot.game.service import GameService
+from bot.seats import engine_name
 from bot.store import GameStatus, Store
 
 CH = 1000

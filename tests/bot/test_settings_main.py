@@ -124,7 +124,7 @@ def test_debug_logging_keeps_discord_bodies_out() -> None:
     try:
         configure_logging("DEBUG")
         assert not logging.getLogger("discord.http").isEnabledFor(logging.DEBUG)
-        assert logging.getLogger("bot.service").isEnabledFor(logging.DEBUG)
+        assert logging.getLogger("bot.game.service").isEnabledFor(logging.DEBUG)
     finally:
         logging.getLogger("discord").setLevel(old)
         logging.getLogger().setLevel(logging.WARNING)

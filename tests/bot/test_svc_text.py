@@ -12,7 +12,7 @@ import engine
 import i18n
 from bot import sentences, text
 from bot.errors import LobbyError, NotAllowed, RuleBroken
-from bot.service import GameService
+from bot.game.service import GameService
 from bot.store import Store
 from bot.ui import refusal_text
 from engine.errors import MESSAGES

@@ -10,9 +10,16 @@ import pytest
 
 import engine
 from bot import rules_text, text
-from bot.service import GameService
+from bot.chat.views import (
+    ActionButton,
+    ActionSelect,
+    LobbyButton,
+    LobbySelect,
+    lobby_view,
+    turn_view,
+)
+from bot.game.service import GameService
 from bot.store import Store
-from bot.views import ActionButton, ActionSelect, LobbyButton, LobbySelect, lobby_view, turn_view
 
 CH = 7
 
@@ -114,7 +121,11 @@ async def test_turn_view_carries_version_and_legal_actions(service: GameService)
                 assert action in legal
         else:
             assert ActionButton.__discord_ui_compiled_template__.fullmatch(cid)
-    assert "end" in {cid.rsplit(":", 1)[1] for cid in _ids(view)}
+    buttons = {m["verb"]: m["arg"] for cid in _ids(view)
+               if (m := ActionButton.__discord_ui_compiled_template__.fullmatch(cid))}
+    # End with tokens in hand asks first: the button says so, with who may answer and the
+    # tokens in hand, so a click asks without loading the game
+    assert buttons["endask"] == f"{out.actor_id}.{panel.hand}" and panel.hand > 0
     assert len(view.children) <= 25
 
 

@@ -12,7 +12,8 @@ from discord.ext import commands
 
 import i18n
 from bot.app import EXTENSIONS
-from bot.service import GameService
+from bot.game.service import GameService
+from bot.league import LeagueService
 from bot.store import Store
 from bot.translator import LOCALES, CatalogTranslator
 
@@ -37,6 +38,7 @@ async def payload(tmp_path: Path) -> list[dict]:
     bot = commands.Bot(command_prefix="!", intents=discord.Intents.default())
     store = await Store.open(f"sqlite:///{tmp_path / 'cmds.db'}")
     bot.store, bot.service = store, GameService(store)  # type: ignore[attr-defined]
+    bot.leagues = LeagueService(store)  # type: ignore[attr-defined]
     try:
         for ext in EXTENSIONS:
             await bot.load_extension(ext)

@@ -10,10 +10,12 @@ import pytest
 
 import engine
 from bot import rules_text, text
+from bot.chat.views import MAX_OPTIONS, turn_view
 from bot.errors import RuleBroken
-from bot.service import GameService, Panel, Target, _only_placement
+from bot.game.moves import only_placement as _only_placement
+from bot.game.panel import Panel, Target
+from bot.game.service import GameService
 from bot.store import Store
-from bot.views import MAX_OPTIONS, turn_view
 
 CH = 4242
 ANN, BOB, CID = 1, 2, 3

@@ -24,7 +24,8 @@ from typing import Any
 from fakediscord import FakeDiscord, Interaction, Message
 
 import engine
-from bot.service import GameService, Loaded
+from bot.game.results import Loaded
+from bot.game.service import GameService
 from bot.store import Store
 
 BUTTON_LABELS = {"end": "End turn", "roll": "Roll (Berserk)", "decline": "Decline…"}

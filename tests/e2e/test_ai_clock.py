@@ -18,7 +18,7 @@ from fakediscord import FakeDiscord, Message
 
 import engine
 from bot.app import SmallWorldBot
-from bot.service import _only_placement
+from bot.game.moves import only_placement as _only_placement
 from bot.settings import Settings
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -70,7 +70,7 @@ async def test_one_member_and_three_ais_play_to_the_end(fake_discord: FakeDiscor
         assert driver.coin_checks > 0  # the member's coins still reach her by DM
         # AI actions were stored like anyone's, without a member behind them; the member's
         # only actions without her are survivors the bot placed because they could go only
-        # one way (bot.service._only_placement)
+        # one way (bot.game.moves.only_placement)
         assert reader.store is not None
         rows = await reader.store.actions(last.game.id)
         assert set(ai_names) <= {r.player for r in rows if r.actor_id is None} <= {*ai_names,
@@ -166,7 +166,7 @@ async def test_timeout_across_a_restart_reminders_and_back(fake_discord: FakeDis
                                      lambda lo: lo.state.actor == "ann"
                                      and not lo.game.options.get("away"), timeout=30)
             # her clock is armed when the AI's turn that handed her the turn is posted, a
-            # moment after that action is stored (GameService.report)
+            # moment after that action is stored (the stint's session ends)
             end = time.monotonic() + 30
             while not any(d.seat == "ann" and d.kind == "turn"
                           for d in await reader.store.deadlines(back.game.id)):

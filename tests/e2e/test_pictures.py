@@ -83,12 +83,12 @@ async def test_reply_defers_only_when_pictures_are_slow(
 ) -> None:
     """An end of turn whose map is ready answers at once with it (one message, no "thinking");
     one whose map is slow is deferred first, well inside Discord's 3 s, then carries it."""
-    from bot import flow
+    from bot.chat import announce
 
     fake = fake_discord
     db = tmp_path / "defer.db"
     users = users_for(fake, 2)
-    monkeypatch.setattr(flow, "DEFER_AFTER", 0.3)
+    monkeypatch.setattr(announce, "DEFER_AFTER", 0.3)
     real = pictures._render
     slow = {"on": False}
 

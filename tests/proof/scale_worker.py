@@ -25,7 +25,7 @@ from typing import Any
 import engine
 from bot.clock import Deadline, Scheduler
 from bot.errors import ServiceError, StaleVersion
-from bot.service import GameService
+from bot.game.service import GameService
 from bot.store import Shards, Store, StoreUnavailable
 
 

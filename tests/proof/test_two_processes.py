@@ -27,7 +27,8 @@ import pytest
 import engine
 from bot import store_pg
 from bot.clock import Deadline
-from bot.service import GameService
+from bot.game.service import GameService
+from bot.seats import new_state
 from bot.store import Shards, Store, StoreUnavailable
 
 WORKER = Path(__file__).with_name("scale_worker.py")
@@ -110,7 +111,7 @@ async def test_concurrent_clicks_from_two_processes_apply_once_in_order(pg_url: 
             stored = await store.actions(gid)
             assert [row.action for row in stored] == [a for _, a in mine]
             # and the log, in that order, replays to every stored snapshot
-            state = GameService._new_state(game)
+            state = new_state(game)
             snaps = set(await store.snapshot_seqs(gid))
             for row in stored:
                 state = engine.apply(state, engine.parse_action(row.action)).state

@@ -1,22 +1,49 @@
 """Buttons and menus. Every component is a DynamicItem whose custom_id carries the game id
 (and for turn panels the state version), so clicks work after a restart and stale ones bounce.
-Callbacks only parse the custom_id and hand over to bot.flow."""
+
+Callbacks only parse the custom_id and hand over to the bot's component handlers
+(`interaction.client.components`, bot.chat.flow.Flow). An End or Decline button that must ask
+first says so in its id (verb `endask`/`declineask`, with who may answer and what to ask),
+so a click asks its question without loading the game.
+"""
 
 from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from typing import Any, Protocol, cast
 
 import discord
 
 import i18n
 from bot import rules_text, text
+from bot.game.panel import Panel
 from bot.language import of_game
-from bot.service import Panel
 from bot.store import GameRow
+from engine import data as engine_data
 
 MAX_OPTIONS = 25
+
+
+class Components(Protocol):
+    """What a click is handed to (bot.chat.flow.Flow)."""
+
+    async def lobby_click(self, interaction: discord.Interaction, game_id: int, op: str,
+                          value: str = "") -> None: ...
+
+    async def button_click(self, interaction: discord.Interaction, game_id: int,
+                           version: int, verb: str, arg: str = "") -> None: ...
+
+    async def select_click(self, interaction: discord.Interaction, game_id: int,
+                           version: int, action: dict[str, Any]) -> None: ...
+
+
+class _HasComponents(Protocol):
+    components: Components
+
+
+def handlers(interaction: discord.Interaction) -> Components:
+    return cast(_HasComponents, interaction.client).components
 
 
 def _action_value(action: dict[str, Any]) -> str:
@@ -31,7 +58,7 @@ def _action_value(action: dict[str, Any]) -> str:
 
 
 class LobbyButton(
-    discord.ui.DynamicItem[discord.ui.Button],
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=r"sw:l:(?P<game>\d+):(?P<op>join|leave|start|noai)",
 ):
     """Join / Leave / Start (and Remove AI) on a lobby message."""
@@ -48,21 +75,18 @@ class LobbyButton(
         if i18n.has(f"ui.{op}"):
             label = i18n.t(f"ui.{op}", lang)
         super().__init__(
-            discord.ui.Button(label=label, style=style, custom_id=f"sw:l:{game_id}:{op}")
-        )
+            discord.ui.Button(label=label, style=style, custom_id=f"sw:l:{game_id}:{op}"))
         self.game_id = game_id
         self.op = op
 
     @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
-    ) -> LobbyButton:
+    async def from_custom_id(cls, interaction: discord.Interaction,
+                             item: discord.ui.Button[Any], match: re.Match[str]
+                             ) -> LobbyButton:
         return cls(int(match["game"]), match["op"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        from bot import flow
-
-        await flow.lobby_click(interaction, self.game_id, self.op)
+        await handlers(interaction).lobby_click(interaction, self.game_id, self.op)
 
 
 AI_CHOICES = ("easy", "normal", "hard")  # labels: svc.ai_choice.<level>
@@ -70,7 +94,7 @@ CLOCK_CHOICES = ("off", "10m", "1h", "12h", "1d", "2d")  # labels: svc.clock_cho
 
 
 class LobbySelect(
-    discord.ui.DynamicItem[discord.ui.Select],
+    discord.ui.DynamicItem[discord.ui.Select[Any]],
     template=r"sw:l(?P<kind>[ac]):(?P<game>\d+)",
 ):
     """The lobby's menus: add an AI player of a level (`a`), choose the turn limit (`c`)."""
@@ -90,17 +114,15 @@ class LobbySelect(
         self.kind = kind
 
     @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str]
-    ) -> LobbySelect:
+    async def from_custom_id(cls, interaction: discord.Interaction,
+                             item: discord.ui.Select[Any], match: re.Match[str]
+                             ) -> LobbySelect:
         return cls(int(match["game"]), match["kind"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        from bot import flow
-
         value = self.item.values[0] if self.item.values else ""
         op = "ai" if self.kind == "a" else "clock"
-        await flow.lobby_click(interaction, self.game_id, op, value)
+        await handlers(interaction).lobby_click(interaction, self.game_id, op, value)
 
 
 def lobby_view(game: GameRow) -> discord.ui.View:
@@ -118,16 +140,44 @@ def lobby_view(game: GameRow) -> discord.ui.View:
 # -- turn panel -----------------------------------------------------------------------------
 
 
+def ask_arg(panel: Panel, verb: str) -> str:
+    """What an asking End or Decline button carries: who may answer, and what to ask (the
+    tokens in hand; the Active race and power, as their places in the box's lists)."""
+    who = panel.actor_id or 0
+    if verb == "end":
+        return f"{who}.{panel.hand}"
+    race, power = panel.combo or ("", "")
+    r = engine_data.RACES.index(race) if race in engine_data.RACES else 99
+    p = engine_data.POWERS.index(power) if power in engine_data.POWERS else 99
+    return f"{who}.{r}.{p}"
+
+
+def read_ask(arg: str) -> tuple[int, list[int]]:
+    """(who may answer, the numbers of the question) from an asking button's arg."""
+    parts = [int(p) for p in arg.split(".") if p.isdigit()]
+    return (parts[0], parts[1:]) if parts else (0, [])
+
+
+def asked_combo(numbers: list[int]) -> i18n.Msg | str:
+    """The Active race and power a Decline button asks about."""
+    if len(numbers) < 2 or numbers[0] >= len(engine_data.RACES):
+        return ""
+    power = engine_data.POWERS[numbers[1]] if numbers[1] < len(engine_data.POWERS) else ""
+    return i18n.Msg("combo", race=engine_data.RACES[numbers[0]], power=power)
+
+
 class ActionButton(
-    discord.ui.DynamicItem[discord.ui.Button],
-    template=r"sw:b:(?P<game>\d+):(?P<version>\d+):(?P<verb>[a-z]+)",
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"sw:b:(?P<game>\d+):(?P<version>\d+):(?P<verb>[a-z]+)(?::(?P<arg>[0-9.]{1,40}))?",
 ):
     """A verb without arguments (roll, decline, end, undo) or a view (map, status)."""
 
     LOOK = {
         "roll": ("Roll (Berserk)", discord.ButtonStyle.primary),
         "decline": ("Decline…", discord.ButtonStyle.danger),
+        "declineask": ("Decline…", discord.ButtonStyle.danger),
         "end": ("End turn", discord.ButtonStyle.success),
+        "endask": ("End turn", discord.ButtonStyle.success),
         "undo": ("Undo", discord.ButtonStyle.secondary),
         "map": ("Map", discord.ButtonStyle.secondary),
         "declineok": ("Yes, decline", discord.ButtonStyle.danger),
@@ -136,90 +186,74 @@ class ActionButton(
     }
 
     def __init__(self, game_id: int, version: int, verb: str, *, label: str | None = None,
-                 lang: str = "en") -> None:
+                 lang: str = "en", arg: str = "") -> None:
         default_label, style = self.LOOK.get(verb, (verb.capitalize(),
                                                     discord.ButtonStyle.secondary))
-        if i18n.has(f"ui.{verb}"):
-            default_label = i18n.t(f"ui.{verb}", lang)
-        super().__init__(
-            discord.ui.Button(
-                label=label or default_label,
-                style=style,
-                custom_id=f"sw:b:{game_id}:{version}:{verb}",
-                row=4,
-            )
-        )
+        shown = verb.removesuffix("ask")
+        if i18n.has(f"ui.{shown}"):
+            default_label = i18n.t(f"ui.{shown}", lang)
+        custom_id = f"sw:b:{game_id}:{version}:{verb}" + (f":{arg}" if arg else "")
+        super().__init__(discord.ui.Button(label=label or default_label, style=style,
+                                           custom_id=custom_id, row=4))
         self.game_id = game_id
         self.version = version
         self.verb = verb
+        self.arg = arg
 
     @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
-    ) -> ActionButton:
-        return cls(int(match["game"]), int(match["version"]), match["verb"], label=item.label)
+    async def from_custom_id(cls, interaction: discord.Interaction,
+                             item: discord.ui.Button[Any], match: re.Match[str]
+                             ) -> ActionButton:
+        return cls(int(match["game"]), int(match["version"]), match["verb"], label=item.label,
+                   arg=match["arg"] or "")
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        from bot import flow
-
-        await flow.button_click(interaction, self.game_id, self.version, self.verb)
+        await handlers(interaction).button_click(interaction, self.game_id, self.version,
+                                                 self.verb, self.arg)
 
 
 class ActionSelect(
-    discord.ui.DynamicItem[discord.ui.Select],
+    discord.ui.DynamicItem[discord.ui.Select[Any]],
     template=r"sw:s:(?P<game>\d+):(?P<version>\d+):(?P<kind>[a-z]+)",
 ):
     """A menu whose option values are protocol actions (without the player)."""
 
-    def __init__(
-        self,
-        game_id: int,
-        version: int,
-        kind: str,
-        *,
-        options: list[discord.SelectOption] | None = None,
-        placeholder: str | None = None,
-        row: int | None = None,
-    ) -> None:
-        super().__init__(
-            discord.ui.Select(
-                custom_id=f"sw:s:{game_id}:{version}:{kind}",
-                options=options or [discord.SelectOption(label="-", value="{}")],
-                placeholder=placeholder,
-                min_values=1,
-                max_values=1,
-                row=row,
-            )
-        )
+    def __init__(self, game_id: int, version: int, kind: str, *,
+                 options: list[discord.SelectOption] | None = None,
+                 placeholder: str | None = None, row: int | None = None) -> None:
+        super().__init__(discord.ui.Select(
+            custom_id=f"sw:s:{game_id}:{version}:{kind}",
+            options=options or [discord.SelectOption(label="-", value="{}")],
+            placeholder=placeholder, min_values=1, max_values=1, row=row))
         self.game_id = game_id
         self.version = version
         self.kind = kind
 
     @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str]
-    ) -> ActionSelect:
+    async def from_custom_id(cls, interaction: discord.Interaction,
+                             item: discord.ui.Select[Any], match: re.Match[str]
+                             ) -> ActionSelect:
         return cls(int(match["game"]), int(match["version"]), match["kind"],
                    options=list(item.options), placeholder=item.placeholder)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        from bot import flow
-
         try:
             action = json.loads(self.item.values[0])
         except (IndexError, ValueError):
             action = {}
         if not isinstance(action, dict):  # a menu value is always an action object
             action = {}
-        await flow.select_click(interaction, self.game_id, self.version, action)
+        await handlers(interaction).select_click(interaction, self.game_id, self.version,
+                                                 action)
 
 
 MORE_COMMAND = {"c": "conquer", "g": "conquer ghouls:True", "r": "reinforce", "d": "deploy",
                 "x": "power", "p": "pick"}
+Option = tuple[str, dict[str, Any], str | None]
 
 
-def _select(panel: Panel, kind: str, placeholder: str, choices: list[tuple[str, dict, str | None]],
-            row: int, lang: str = "en") -> ActionSelect | None:
+def _select(panel: Panel, kind: str, placeholder: str, choices: list[Option], row: int,
+            lang: str = "en") -> ActionSelect | None:
     options = [
         discord.SelectOption(label=label[:100], value=_action_value(action),
                              description=(desc or None) and desc[:100])
@@ -240,12 +274,12 @@ def turn_view(panel: Panel, lang: str = "en") -> discord.ui.View | None:
     """The current actor's options: up to four menus and a row of buttons."""
     if panel.actor is None or panel.auto:
         return None
-    menus: list[tuple[str, str, list[tuple[str, dict, str | None]]]] = []
+    menus: list[tuple[str, str, list[Option]]] = []
     if panel.picks:
         menus.append(("p", i18n.t("menu.pick", lang), [
             (f"{c.slot + 1}. {c.label(lang)}", {"do": "pick", "slot": c.slot},
              rules_text.short(c.race, c.power, lang)) for c in panel.picks]))
-    by_verb: dict[str, list[tuple[str, dict, str | None]]] = {}
+    by_verb: dict[str, list[Option]] = {}
     for t in panel.targets:
         kind = t.verb.split(" ")[0]
         if kind == "conquer" and t.action.get("race") == "decline":
@@ -271,10 +305,13 @@ def turn_view(panel: Panel, lang: str = "en") -> discord.ui.View | None:
             view.add_item(item)
     for verb, ok in (("roll", panel.can_roll), ("end", panel.can_end),
                      ("decline", panel.can_decline), ("undo", panel.can_undo), ("map", True)):
-        if ok:
-            label = i18n.t("ui.done", lang) if verb == "end" and panel.is_defender else None
-            view.add_item(ActionButton(panel.game_id, panel.version, verb, label=label,
-                                       lang=lang))
+        if not ok:
+            continue
+        label = i18n.t("ui.done", lang) if verb == "end" and panel.is_defender else None
+        asks = verb == "decline" or (verb == "end" and panel.end_asks)
+        view.add_item(ActionButton(panel.game_id, panel.version, f"{verb}ask" if asks else verb,
+                                   label=label, lang=lang,
+                                   arg=ask_arg(panel, verb) if asks else ""))
     return view
 
 

@@ -1,0 +1,211 @@
+"""The game service's core: one writer per channel, and what every feature reads through.
+
+`session(channel_id)` is the only way to change a game: the channel's lock (an asyncio.Lock
+in the process and, on PostgreSQL, an advisory lock that orders the processes sharing the
+database), one load, then a `Session` whose changes are committed as they are made. When the
+session ends the core updates its caches and the game's deadlines, once.
+
+Reads (`peek`, the panel, targets) take no lock: the store's row names the log it belongs
+to (version, revision), and a state is cached per row mark, so a read never sees a half
+change and never waits for a writer (an AI thinking, a picture being drawn).
+
+The features (lobby, play, moderation, seat clock, reading) are the classes that build
+`GameService` on this core (bot/game/service.py); each has one job and goes through
+`session`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+import time
+from collections import defaultdict
+from collections.abc import AsyncIterator, Callable, Sequence
+from typing import Any, Literal
+
+import engine
+from bot.clock import ClockRules
+from bot.errors import NoGameHere, ServiceError
+from bot.game.moves import dump
+from bot.seats import auto_level
+from bot.game.panel import Panel, build_panel, targets
+from bot.game.recent import RecentLog
+from bot.game.results import Loaded, Outcome, mark
+from bot.game.session import DmLanguage, FinishListener, Hooks, Session, rebuild
+from bot.game.stints import stint
+from bot.store import GameRow, GameStatus, Store, StoreUnavailable
+
+log = logging.getLogger(__name__)
+
+Want = Literal["open", "active"]
+SeatCheck = Callable[[GameRow, int], Any]  # async (game, user id) -> None; raises to refuse
+TARGETS_KEPT = 256
+
+
+class GameCore:
+    """Lobbies and games, one per channel; the store is the source of truth."""
+
+    def __init__(self, store: Store, *, rng: random.Random | None = None,
+                 clock: ClockRules | None = None) -> None:
+        self.store = store
+        self.rules = clock or ClockRules()
+        self._rng = rng or random.SystemRandom()
+        self.hooks = Hooks()
+        self.recent = RecentLog(store)
+        # seat checks (leagues) raise a ServiceError to refuse a member a seat
+        self.seat_checks: list[SeatCheck] = []
+        # who to tell when deadlines changed (the scheduler's wake-up)
+        self.deadlines_changed: Callable[[], None] | None = None
+        self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self._cache: dict[int, Loaded] = {}  # channel id -> last loaded state
+        # (game id, version, revision) -> the targets at that log (autocomplete asks often)
+        self._targets: dict[tuple[int, int, int], tuple[Any, ...]] = {}
+        self._stints: dict[int, str] = {}  # game id -> the stint its deadlines were written for
+
+    auto_level = staticmethod(auto_level)  # the AI level playing a seat now (bot.seats)
+
+    @property
+    def finish_listeners(self) -> list[FinishListener]:
+        return self.hooks.finish_listeners
+
+    @property
+    def dm_language(self) -> DmLanguage | None:
+        return self.hooks.dm_language
+
+    @dm_language.setter
+    def dm_language(self, value: DmLanguage | None) -> None:
+        self.hooks.dm_language = value
+
+    # -- writing: the unit of work ------------------------------------------------------
+
+    @contextlib.asynccontextmanager
+    async def lock(self, channel_id: int) -> AsyncIterator[None]:
+        """The channel's turn to change: this process's tasks queue on an asyncio.Lock, then
+        the store's channel lock orders the processes sharing a PostgreSQL database (SQLite:
+        one process, nothing more to take)."""
+        async with self._locks[channel_id], self.store.channel_lock(channel_id):
+            yield
+
+    @contextlib.asynccontextmanager
+    async def session(self, channel_id: int, *, want: Want = "active",
+                      game_id: int | None = None) -> AsyncIterator[Session]:
+        """Lock the channel, load its open game once (`want` "active": it must have started;
+        `game_id`: it must be that game) and yield the session that changes it. On the way
+        out the cache and the game's deadlines follow what the session did, once."""
+        async with self.lock(channel_id):
+            game = await self._open_game(channel_id)
+            if game_id is not None and game.id != game_id:
+                raise NoGameHere.said("svc.no_game")
+            if want == "active" and game.status is not GameStatus.ACTIVE:
+                raise NoGameHere.said("svc.not_started")
+            state = await self._state_of(game) if game.status is GameStatus.ACTIVE else None
+            s = Session(self.store, self.recent, self.hooks, game, state)
+            try:
+                yield s
+            except BaseException as exc:
+                if s.changed or isinstance(exc, StoreUnavailable):
+                    # partly done, or a connection lost during COMMIT: the next session
+                    # reads what the database holds
+                    self._cache.pop(channel_id, None)
+                    if s.changed and not isinstance(exc, StoreUnavailable | asyncio.CancelledError):
+                        with contextlib.suppress(Exception):
+                            await self._sync_clock(s.game, s.state)
+                raise
+            if s.changed:
+                self._cache[channel_id] = Loaded(s.game, s.state)
+                if s.game.status is not GameStatus.ACTIVE:
+                    self._cache.pop(channel_id, None)
+                await self._sync_clock(s.game, s.state)
+
+    async def _open_game(self, channel_id: int) -> GameRow:
+        game = await self.store.open_game(channel_id)
+        if game is None:
+            raise NoGameHere.said("svc.no_game")
+        return game
+
+    async def _state_of(self, game: GameRow) -> Any:
+        """The engine state of a started game: cached by the log it was built from."""
+        cached = self._cache.get(game.channel_id)
+        # (version, revision): the same log, also when another process undid and replayed
+        if cached and cached.game.id == game.id and mark(cached.game) == mark(game):
+            return cached.state
+        state = await rebuild(self.store, game)
+        self._cache[game.channel_id] = Loaded(game, state)
+        return state
+
+    async def rebuild(self, game_id: int, upto: int | None = None) -> Any:
+        """The state after `upto` actions of a game (last snapshot + later actions)."""
+        game = await self.store.get_game(game_id)
+        if game is None:
+            raise NoGameHere.said("svc.no_game")
+        return await rebuild(self.store, game, upto)
+
+    # -- reading, without the lock ------------------------------------------------------
+
+    async def peek(self, channel_id: int) -> Loaded:
+        """The channel's active game and its state, read without waiting for a writer."""
+        game = await self._open_game(channel_id)
+        if game.status is not GameStatus.ACTIVE:
+            raise NoGameHere.said("svc.not_started")
+        return Loaded(game, await self._state_of(game))
+
+    async def loaded(self, game: GameRow) -> Loaded:
+        """A game row with its state (None for a lobby)."""
+        if game.status is GameStatus.LOBBY:
+            return Loaded(game, None)
+        return Loaded(game, await self._state_of(game))
+
+    def targets_at(self, game: GameRow, state: Any, legal: Sequence[dict[str, Any]],
+                   obs: dict[str, Any]) -> tuple[Any, ...]:
+        """The conquest targets of the position the game row names (kept per log: the
+        autocomplete of /sw conquer asks on every keystroke)."""
+        key = (game.id, *mark(game))
+        found = self._targets.get(key)
+        if found is None:
+            if len(self._targets) > TARGETS_KEPT:
+                self._targets.clear()
+            found = self._targets[key] = targets(state, legal, obs)
+        return found
+
+    def known_targets(self, game: GameRow) -> tuple[Any, ...] | None:
+        return self._targets.get((game.id, *mark(game)))
+
+    async def panel_of(self, game: GameRow, state: Any,
+                       obs: dict[str, Any] | None = None) -> Panel:
+        """What the actor can do in `state`, labelled for menus and buttons."""
+        obs = engine.observe(state, None) if obs is None else obs
+        legal = [] if state.finished else [dump(a) for a in engine.legal_actions(state)]
+        seat = game.seat_named(state.actor) if state.actor else None
+        n_undo = await self.recent.undoable(game.id, seat.name, mark(game)) if seat else 0
+        return build_panel(game, game.version, state, obs, legal,
+                           self.targets_at(game, state, legal, obs), n_undo)
+
+    async def finish(self, out: Outcome, *, panel: bool = True) -> Outcome:
+        """An outcome made ready for the Announcer: the regions the ended turn conquered
+        (its map's highlight) and the next actor's panel."""
+        if out.turn_ended and not out.highlight:
+            out.highlight = await self.recent.turn_conquests(out.game.id, mark(out.game))
+        if panel and out.state is not None:
+            out.panel = await self.panel_of(out.game, out.state, out.observation)
+        return out
+
+    # -- the game's deadlines -----------------------------------------------------------
+
+    async def _sync_clock(self, game: GameRow, state: Any) -> None:
+        """Make the game's deadlines fit who must act now (a no-op within one stint)."""
+        key, rows = stint(game, state, self.rules, time.time())
+        if self._stints.get(game.id) == key:
+            return
+        await self.store.sync_deadlines(game.id, rows)
+        self._stints[game.id] = key
+        if self.deadlines_changed is not None:
+            self.deadlines_changed()
+
+    def forget_stint(self, game_id: int) -> None:
+        """A deadline of the game fired: the next sync writes its deadlines again."""
+        self._stints.pop(game_id, None)
+
+
+__all__ = ["GameCore", "ServiceError", "Session"]

@@ -1,0 +1,66 @@
+"""The seat clock: a member's timeouts, the AI keeping an absent member's seat until she is
+back, the time left, and arming every game's deadlines at start."""
+
+from __future__ import annotations
+
+import logging
+import time
+
+from bot.errors import NotAllowed
+from bot.game.core import GameCore
+from bot.game.results import Outcome
+from bot.store import Shards
+
+log = logging.getLogger(__name__)
+
+
+class SeatClock(GameCore):
+    """Timeouts and the way back."""
+
+    async def sync_all(self, *, shards: Shards | None = None) -> int:
+        """At start: every active game's deadlines (of the guilds on `shards`: this process's)
+        fit its state (deadlines that passed while the bot was down stay due and fire at
+        once); returns how many games were checked."""
+        games = [g for g in await self.store.active_games()
+                 if shards is None or shards.serves(g.guild_id)]
+        for game in games:
+            try:
+                async with self.lock(game.channel_id):
+                    loaded = await self.loaded(game)
+                    await self._sync_clock(loaded.game, loaded.state)
+            except Exception:  # noqa: BLE001 - one broken game must not stop the others
+                log.exception("could not arm the clock of game %s", game.id)
+        return len(games)
+
+    async def timed_out(self, channel_id: int, seat_name: str) -> tuple[int, bool]:
+        """The seat missed its turn limit: count it; after `away_after` in a row the AI keeps
+        the seat. Returns (consecutive timeouts, now away)."""
+        async with self.session(channel_id, want="open") as s:
+            opts = dict(s.game.options)
+            counts = dict(opts.get("timeouts", {}))
+            counts[seat_name] = int(counts.get(seat_name, 0)) + 1
+            opts["timeouts"] = counts
+            away = counts[seat_name] >= self.rules.away_after
+            if away:
+                opts["away"] = sorted({*opts.get("away", []), seat_name})
+            await s.set_options(opts)
+            return counts[seat_name], away
+
+    async def back(self, channel_id: int, user_id: int) -> tuple[Outcome, str]:
+        """A member takes back the seat the AI kept after her timeouts."""
+        async with self.session(channel_id) as s:
+            seat = s.seat(user_id)
+            if seat.name not in s.game.options.get("away", ()):
+                raise NotAllowed.said("svc.seat_yours", n=self.rules.away_after)
+            opts = dict(s.game.options)
+            opts["away"] = [n for n in opts.get("away", []) if n != seat.name]
+            opts["timeouts"] = {k: v for k, v in opts.get("timeouts", {}).items()
+                                if k != seat.name}
+            await s.set_options(opts)
+            return await self.finish(s.outcome(user_id)), seat.name
+
+    async def time_left(self, game_id: int) -> list[tuple[str, str, float]]:
+        """(seat, kind, seconds left) of the game's running limits (turn, survivors)."""
+        now = time.time()
+        return [(d.seat, d.kind, d.due_at - now) for d in await self.store.deadlines(game_id)
+                if d.kind in ("turn", "survivors")]

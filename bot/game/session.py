@@ -1,0 +1,308 @@
+"""The unit of work: one change to one channel's game, under the channel's lock.
+
+`GameService.session(channel_id)` takes the lock, loads the game once and yields a
+`Session`. Everything that writes a game goes through one — a member's action, an AI stint,
+a moderator's step, a lobby change, a league round beginning — so no two writers of a
+channel ever interleave. Each applied action is committed on its own (commit before reply:
+nothing a player was told can be lost); when the session ends the service updates its
+caches and the game's deadlines once, whatever the session did.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import pydantic
+
+import engine
+from bot import text
+from bot.errors import NotSeated, NotYourTurn, RuleBroken, StaleVersion
+from bot.game.moves import dump, forced_move, skip_action
+from bot.game.recent import RecentLog
+from bot.game.results import (
+    Event,
+    Outcome,
+    is_boundary,
+    make_outcome,
+    mark,
+    private_events,
+)
+from bot.language import of_game
+from bot.seats import new_state, user_of
+from bot.store import GameRow, GameStatus, Seat, Store, VersionConflict
+from engine.actions import Action
+
+log = logging.getLogger(__name__)
+
+MAX_SKIP_STEPS = 80
+ACTION_ADAPTER: pydantic.TypeAdapter[Any] = pydantic.TypeAdapter(Action)
+
+FinishListener = Callable[[GameRow], Awaitable[object]]
+DmLanguage = Callable[[int, GameRow], Awaitable[str]]
+
+
+@dataclass(slots=True)
+class Hooks:
+    """What others hang on the service: finish listeners hear of every game that finished
+    with a result, after it is committed (a line one returns is posted after the final
+    reveal); `dm_language` words a member's coin DMs in their language."""
+
+    finish_listeners: list[FinishListener] = field(default_factory=list)
+    dm_language: DmLanguage | None = None
+
+
+class Session:
+    """One channel's game while its lock is held: read once, changed through these methods."""
+
+    def __init__(self, store: Store, recent: RecentLog, hooks: Hooks, game: GameRow,
+                 state: engine.GameState | None) -> None:
+        self.store = store
+        self.recent = recent
+        self.hooks = hooks
+        self.game = game
+        self.state = state
+        self.events: list[Event] = []  # every event this session applied, in order
+        self.first_seq = 0  # the first action this session applied (0: none)
+        self.notices: list[str] = []  # finish listeners' lines
+        self.headline: list[str] = []  # lines the outcome leads with (a start, a timeout...)
+        self.turn_started = False  # the game started in this session
+        self.changed = False  # the game row or its log was written
+
+    @property
+    def version(self) -> int:
+        return self.game.version
+
+    @property
+    def active(self) -> engine.GameState:
+        """The state of a started game (the service only opens an active session on one)."""
+        assert self.state is not None, "not a started game"
+        return self.state
+
+    # -- who may act --------------------------------------------------------------------
+
+    def seat(self, user_id: int) -> Seat:
+        seat = self.game.seat_of(user_id)
+        if seat is None:
+            raise NotSeated.said("svc.not_playing")
+        return seat
+
+    def check_actor(self, seat: Seat) -> None:
+        state = self.active
+        if state.finished:
+            raise NotYourTurn.said("svc.game_over")
+        if state.actor != seat.name:
+            actor_id = user_of(self.game, state.actor)
+            who = f"<@{actor_id}>" if actor_id else f"**{state.actor}**"
+            raise NotYourTurn.said("svc.not_your_turn", who=who)
+
+    def check_version(self, version: int | None, game_id: int | None = None) -> None:
+        """A click names the game and version it was drawn for: a newer one is stale."""
+        if (game_id is not None and game_id != self.game.id) or (
+                version is not None and version != self.version):
+            raise StaleVersion.said("svc.stale")
+
+    # -- applying actions ---------------------------------------------------------------
+
+    def parse(self, seat: Seat, action: Any) -> Any:
+        """A member's (or the AI's) action for `seat`, read as an engine action."""
+        if not (hasattr(action, "model_dump") or isinstance(action, dict)):
+            raise RuleBroken.said("svc.unknown_action")
+        obj = dump(action)
+        obj["player"] = seat.name
+        try:
+            return engine.parse_action(obj)
+        except engine.InvalidAction as exc:
+            raise malformed(obj, exc) from None
+
+    async def act(self, seat: Seat, action: Any, actor_id: int | None) -> list[Event]:
+        """Parse, apply and commit one action of `seat` (a refusal changes nothing)."""
+        return await self.play(self.parse(seat, action), actor_id)
+
+    async def play(self, action: Any, actor_id: int | None) -> list[Event]:
+        """Apply and commit one engine action; its events."""
+        try:
+            step = engine.apply(self.active, action)
+        except (engine.RulesViolation, engine.InvalidAction) as exc:
+            raise RuleBroken(text.violation(exc.message), exc.code, exc.key,
+                             exc.params) from None
+        events = [dict(e) for e in step.events]
+        await self._commit(action, step, events, actor_id)
+        return events
+
+    async def _commit(self, action: Any, step: Any, events: list[Event],
+                      actor_id: int | None) -> None:
+        """Append one applied action (and, at turn boundaries, a snapshot) in one
+        transaction, with the coin DMs it owes."""
+        new_state = step.state
+        ends = is_boundary(events)
+        finished = bool(new_state.finished)
+        seq = self.version + 1
+        try:
+            row, revision = await self.store.append(
+                self.game.id,
+                seq,
+                dump(action),
+                actor_id=actor_id,
+                player=getattr(action, "player", None),
+                events=events,
+                reveals=bool(getattr(step, "reveals", False)),
+                ends_turn=ends,
+                snapshot=engine.dump_state(new_state) if ends or finished else None,
+                status=GameStatus.FINISHED if finished else None,
+                # the coin DMs this action owes go out only once it is committed (and after
+                # a restart if the bot died first); at the end the totals are public anyway
+                dms=() if finished else await self._owed_dms(events),
+            )
+        except VersionConflict:
+            raise StaleVersion.said("svc.stale") from None
+        self.recent.extend(mark(self.game), row, revision)
+        self.changed = True
+        if finished:  # status and finished_at as the store wrote them
+            game = await self.store.get_game(self.game.id)
+            assert game is not None
+        else:  # nothing else in the row changed: no need to read it back
+            game = dataclasses.replace(self.game, version=seq, revision=revision)
+        self.game, self.state = game, new_state
+        self.first_seq = self.first_seq or seq
+        self.events.extend(events)
+        if finished:
+            await self._finished()
+
+    async def _finished(self) -> None:
+        for listener in self.hooks.finish_listeners:
+            try:
+                said = await listener(self.game)
+            except Exception:
+                log.exception("finish listener failed for game %s", self.game.id)
+            else:
+                if isinstance(said, str) and said:
+                    self.notices.append(said)
+
+    async def _owed_dms(self, events: Sequence[Event]) -> list[tuple[int, list[str]]]:
+        """The coin DMs an action owes, each worded in its reader's language (written to the
+        outbox with the action, sent after the commit)."""
+        out = []
+        for uid, evs in private_events(self.game, events).items():
+            lang = of_game(self.game)
+            if self.hooks.dm_language is not None:
+                lang = await self.hooks.dm_language(uid, self.game)
+            out.append((uid, [text.describe_private(e, lang) for e in evs]))
+        return out
+
+    async def play_out(self, actor_id: int | None) -> None:
+        """Apply the plainest legal actions until someone else must act (a skip)."""
+        who = self.active.actor
+        for _ in range(MAX_SKIP_STEPS):
+            if self.active.finished or self.active.actor != who:
+                break
+            action = skip_action(engine.legal_actions(self.active))
+            if action is None:
+                log.warning("game %s: no legal action to skip %s", self.game.id, who)
+                break
+            await self.play(action, actor_id)
+
+    async def autoplay_vacant(self) -> None:
+        """Play the turns of removed players, and place survivors that can go only one way."""
+        vacant = frozenset(self.game.options.get("vacant", []))
+        for _ in range(4 * MAX_SKIP_STEPS):
+            action = forced_move(self.active, vacant)
+            if action is None:
+                break
+            await self.play(action, None)
+
+    async def truncate(self, steps: int) -> list[dict[str, Any]]:
+        """Take back the last `steps` actions; the actions taken back."""
+        keep = self.version - steps
+        removed = await self.store.actions(self.game.id, after=keep)
+        try:
+            await self.store.truncate(self.game.id, keep, expected=self.version)
+        except VersionConflict:
+            raise StaleVersion.said("svc.stale") from None
+        self.changed = True
+        self.recent.forget(self.game.id)
+        game = await self.store.get_game(self.game.id)
+        assert game is not None
+        self.game = game
+        self.state = await rebuild(self.store, game)
+        return [r.action for r in removed]
+
+    # -- the game row -------------------------------------------------------------------
+
+    async def update_lobby(self, *, players: Sequence[Seat] | None = None,
+                           opener_id: int | None = None,
+                           options: dict[str, Any] | None = None) -> GameRow:
+        self.game = await self.store.update_lobby(
+            self.game.id, players=list(players) if players is not None else None,
+            opener_id=opener_id, options=options)
+        self.changed = True
+        return self.game
+
+    async def set_players(self, seats: Sequence[Seat]) -> None:
+        await self.store.set_players(self.game.id, list(seats))
+        self.game = dataclasses.replace(self.game, players=tuple(seats))
+        self.changed = True
+
+    async def set_options(self, options: dict[str, Any]) -> None:
+        await self.store.set_options(self.game.id, options)
+        self.game = dataclasses.replace(self.game, options=dict(options))
+        self.changed = True
+
+    async def set_status(self, status: GameStatus) -> GameRow:
+        await self.store.set_status(self.game.id, status)
+        game = await self.store.get_game(self.game.id)
+        assert game is not None
+        self.game = game
+        self.changed = True
+        return game
+
+    async def started(self, game: GameRow, state: engine.GameState) -> None:
+        """The lobby became a game (the store wrote it): this is its state now."""
+        self.game, self.state, self.changed = game, state, True
+        self.turn_started = True
+
+    # -- what it did --------------------------------------------------------------------
+
+    def outcome(self, by: int | None, *, events: list[Event] | None = None) -> Outcome:
+        """The outcome of this session's actions (or of `events`) for the Announcer; the
+        service adds the panel and the turn's highlight (bot.game.core.GameCore.finish)."""
+        out = make_outcome(self.game, self.state, self.events if events is None else events,
+                           by, notices=self.notices)
+        out.first_seq = self.first_seq
+        out.turn_started = out.turn_started or self.turn_started
+        if self.headline:
+            out.lead(*self.headline)
+        return out
+
+
+async def rebuild(store: Store, game: GameRow, upto: int | None = None) -> engine.GameState:
+    """The state after `upto` actions: last snapshot + later actions through engine.apply."""
+    gl = await store.log(game.id, upto)
+    state = engine.load_state(gl.snapshot) if gl.snapshot is not None else new_state(gl.game)
+    for row in gl.actions:
+        state = engine.apply(state, engine.parse_action(row.action)).state
+    return state
+
+
+def malformed(obj: dict[str, Any], exc: Any) -> RuleBroken:
+    """A malformed action refused in player words ("region must be 0 or more (you gave
+    `-3`)"), not the validator's."""
+    try:
+        ACTION_ADAPTER.validate_python(obj)
+    except pydantic.ValidationError as err:
+        first = err.errors()[0]
+        loc = [str(p) for p in first.get("loc", ()) if str(p) not in text.VERBS]
+        field_name = loc[-1] if loc else "action"
+        value = first.get("input")
+        ctx = dict(first.get("ctx") or {})
+        if field_name == "slot":  # players number the combos 1-6
+            field_name = "combo"
+            ctx = {k: v + 1 if isinstance(v, int) else v for k, v in ctx.items()}
+            value = value + 1 if isinstance(value, int) else value
+        return RuleBroken.said("svc.bad_action",
+                               said=text.invalid_field(field_name, str(first.get("type", "")),
+                                                       ctx, value))
+    return RuleBroken(text.violation(exc.message), exc.code, exc.key, exc.params)
