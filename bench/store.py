@@ -39,12 +39,12 @@ from fakediscord import FakeDiscord  # noqa: E402
 
 import engine  # noqa: E402
 from bot.service import GameService  # noqa: E402
-from bot.store import Store, now  # noqa: E402
+from bot.store import now, open_store  # noqa: E402
 
 
 async def _recorded_game(n_actions: int) -> list[dict[str, Any]]:
     """A real game's appends (what Store.append receives), by playing one in memory."""
-    store = await Store.open(":memory:")
+    store = await open_store(":memory:")
     service = GameService(store, rng=random.Random(1))
     await service.open_lobby(guild_id=1, channel_id=1, user_id=1, name="ann", seed=9)
     await service.join(1, 2, "bob")
@@ -81,9 +81,9 @@ def _ms(values: list[float]) -> str:
 
 
 async def persist(url: str, recorded: list[dict[str, Any]], rounds: int) -> tuple[list, list]:
-    from bot.store import Seat
+    from bot.store import Seat, open_store
 
-    store = await Store.open(url)
+    store = await open_store(url)
     try:
         start, *appends = recorded
         times, floor = [], []
@@ -125,7 +125,7 @@ async def fill(url: str, games: int, recorded: list[dict[str, Any]]) -> None:
                            json.dumps(a["events"]), int(a["reveals"]), int(a["ends_turn"]), t))
         s_rows.append((gid, 0, start_json, t))
         s_rows.append((gid, len(appends), start_json, t))
-    store = await Store.open(url)
+    store = await open_store(url)
     try:
         cols = {t: await store.columns(t) for t in ("games", "actions", "snapshots")}
         await store.load_tables({
@@ -212,7 +212,7 @@ async def main_async(args: argparse.Namespace) -> int:
             if args.games:
                 empty = f"sqlite:///{tmp / 'empty.db'}"
                 full = f"sqlite:///{tmp / 'full.db'}"
-                await (await Store.open(empty)).close()
+                await (await open_store(empty)).close()
                 t = time.perf_counter()
                 await fill(full, args.games, recorded)
                 size = (tmp / "full.db").stat().st_size / 2**20

@@ -24,7 +24,7 @@ from bot.clock import Scheduler
 from bot.language import Languages, of_game
 from bot.service import GameService
 from bot.settings import Settings
-from bot.store import Store
+from bot.store import Store, open_store
 from bot.translator import CatalogTranslator
 from bot.ui import report_error
 
@@ -156,7 +156,7 @@ class SmallWorldBot(commands.Bot):
         await self.close()
 
     async def setup_hook(self) -> None:
-        self.store = await Store.open(self.settings.database_url)
+        self.store = await open_store(self.settings.database_url)
         self.service = GameService(self.store, clock=self.settings.clock_rules())
         self.languages = Languages(self.store)
 

@@ -57,12 +57,12 @@ async def play(players: int = 3, level: str = "mixed", seed: int | None = None) 
     from bot.autoplay import AutoPlayer
     from bot.clock import ClockRules
     from bot.service import GameService
-    from bot.store import Store
+    from bot.store import open_store
 
     seed = random.SystemRandom().randrange(1, 2**31) if seed is None else seed
     demo = Demo()
     with tempfile.TemporaryDirectory(prefix="smallworld-demo-") as tmp:
-        store = await Store.open(str(Path(tmp) / "demo.db"))
+        store = await open_store(str(Path(tmp) / "demo.db"))
         try:
             service = GameService(store, rng=random.Random(seed), clock=ClockRules(ai_delay=0))
 

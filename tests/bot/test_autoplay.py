@@ -17,7 +17,7 @@ from bot.autoplay import AutoPlayer
 from bot.clock import ClockConfig, ClockRules, Scheduler
 from bot.errors import LobbyError, NotAllowed, NotYourTurn
 from bot.service import GameService, Outcome
-from bot.store import GameStatus, Store
+from bot.store import GameStatus, Store, open_store
 
 CH = 2000
 ANN, BOB, MOD = 1, 2, 500
@@ -26,7 +26,7 @@ COINS = re.compile(r"\d+\**\s*coins?\b(?! on it)|you now have|income", re.IGNORE
 
 @pytest.fixture
 async def store(tmp_path: Path):
-    s = await Store.open(str(tmp_path / "ai.db"))
+    s = await open_store(str(tmp_path / "ai.db"))
     yield s
     await s.close()
 
@@ -203,7 +203,7 @@ async def test_a_deadline_that_passed_while_down_fires_at_start(store: Store,
         out = await service.start(CH, ANN)
     # the bot is down now; the limit passes
     await asyncio.sleep(2.2)
-    again = await Store.open(str(tmp_path / "ai.db"))
+    again = await open_store(str(tmp_path / "ai.db"))
     try:
         t2 = Table(again, rules)
         started = time.monotonic()

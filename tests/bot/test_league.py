@@ -22,7 +22,7 @@ from bot.league import (
     win_shares,
 )
 from bot.service import GameService
-from bot.store import GameStatus, Seat, Store
+from bot.store import GameStatus, Seat, Store, open_store
 
 GUILD, OTHER_GUILD = 10, 11
 
@@ -45,7 +45,7 @@ ANN, BOB, CID, DAN, MOD = 1, 2, 3, 4, 500
 @pytest.fixture
 async def store(db_url: str):
     """Every league test runs on SQLite and on PostgreSQL (bot.store owns all league SQL)."""
-    s = await Store.open(db_url)
+    s = await open_store(db_url)
     yield s
     await s.close()
 

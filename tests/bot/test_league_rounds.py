@@ -18,7 +18,7 @@ import i18n
 from bot.league import LeagueError, LeagueService, NotRegistered
 from bot.service import GameService
 from bot.standings import build_table
-from bot.store import GameStatus, Store
+from bot.store import GameStatus, Store, open_store
 
 GUILD = 10
 CHANNELS = [3001, 3002, 3003]
@@ -38,7 +38,7 @@ class Clock:
 @pytest.fixture
 async def store(db_url: str):
     """Every test runs on SQLite and on PostgreSQL (bot.store owns the league SQL)."""
-    s = await Store.open(db_url)
+    s = await open_store(db_url)
     yield s
     await s.close()
 
@@ -336,7 +336,7 @@ async def test_results_from_before_the_migration_are_rated(tmp_path: Path) -> No
                      " (1, ?, ?, ?, ?)", [(7, "ann", 1, 30), (8, "bob", 2, 20)])
     conn.commit()
     conn.close()
-    store = await Store.open(str(db))
+    store = await open_store(str(db))
     try:
         assert await store.schema_version() >= 5
         lg_service = LeagueService(store)

@@ -22,6 +22,7 @@ from bot.store import (
     _migrations,
     database_path,
     dialect_of,
+    open_store,
 )
 
 SEATS = (Seat(11, "ann"), Seat(22, "bob"))
@@ -29,14 +30,14 @@ SEATS = (Seat(11, "ann"), Seat(22, "bob"))
 
 @pytest.fixture
 async def store(db_url: str):
-    s = await Store.open(db_url)
+    s = await open_store(db_url)
     yield s
     await s.close()
 
 
 @pytest.fixture
 async def sqlite_store(tmp_path: Path):
-    s = await Store.open(f"sqlite:///{tmp_path / 'sw.db'}")
+    s = await open_store(f"sqlite:///{tmp_path / 'sw.db'}")
     yield s
     await s.close()
 
@@ -89,8 +90,8 @@ def test_both_dialects_have_the_same_numbered_migrations() -> None:
 
 
 async def test_both_dialects_have_the_same_columns(tmp_path: Path, pg_url: str) -> None:
-    lite = await Store.open(str(tmp_path / "c.db"))
-    pg = await Store.open(pg_url)
+    lite = await open_store(str(tmp_path / "c.db"))
+    pg = await open_store(pg_url)
     try:
         for table in TABLES:
             assert await lite.columns(table) == await pg.columns(table), table
@@ -101,11 +102,11 @@ async def test_both_dialects_have_the_same_columns(tmp_path: Path, pg_url: str) 
 
 async def test_migrations_applied_once_everywhere(db_url: str) -> None:
     n_migrations = len(_migrations())
-    s = await Store.open(db_url)
+    s = await open_store(db_url)
     assert await s.schema_version() == n_migrations
     assert await s.migrate() == []
     await s.close()
-    s = await Store.open(db_url)
+    s = await open_store(db_url)
     rows = await s.fetchall("SELECT version FROM schema_version ORDER BY version")
     await s.close()
     assert [r[0] for r in rows] == list(range(1, n_migrations + 1))
@@ -115,11 +116,11 @@ async def test_migrations_applied_once_and_tracked(tmp_path: Path) -> None:
     url = str(tmp_path / "m.db")
     n_migrations = len(_migrations())
     assert n_migrations >= 1
-    s = await Store.open(url)
+    s = await open_store(url)
     assert await s.schema_version() == n_migrations
     assert await s.migrate() == []  # nothing left to apply
     await s.close()
-    s = await Store.open(url)  # reopening applies nothing twice
+    s = await open_store(url)  # reopening applies nothing twice
     assert await s.schema_version() == n_migrations
     await s.close()
     con = sqlite3.connect(url)
@@ -137,7 +138,7 @@ async def test_wal_mode(sqlite_store: Store, tmp_path: Path) -> None:
 
 
 async def test_memory_database_works() -> None:
-    s = await Store.open(":memory:")
+    s = await open_store(":memory:")
     gid = await _active_game(s)
     await s.append(gid, 1, _act(1), actor_id=11, player="ann")
     assert (await s.get_game(gid)).version == 1
@@ -261,15 +262,15 @@ async def test_games_with_user(store: Store) -> None:
 async def test_committed_action_survives_a_crash(db_url: str) -> None:
     """A process that appends and dies without closing loses nothing it committed."""
     db = db_url
-    s = await Store.open(str(db))
+    s = await open_store(str(db))
     gid = await _active_game(s)
     await s.close()
     script = textwrap.dedent(
         f"""
         import asyncio, os
-        from bot.store import Store
+        from bot.store import open_store
         async def main():
-            s = await Store.open({str(db)!r})
+            s = await open_store({str(db)!r})
             await s.append({gid}, 1, {{"do": "end", "player": "ann"}}, actor_id=11,
                            player="ann", snapshot={{"v": 1}})
             os._exit(3)  # no close, no checkpoint
@@ -278,7 +279,7 @@ async def test_committed_action_survives_a_crash(db_url: str) -> None:
     )
     proc = subprocess.run([sys.executable, "-c", script], capture_output=True, timeout=60)
     assert proc.returncode == 3, proc.stderr.decode()
-    s = await Store.open(str(db))
+    s = await open_store(str(db))
     log = await s.log(gid)
     actions = await s.actions(gid)
     await s.close()
@@ -289,7 +290,7 @@ async def test_committed_action_survives_a_crash(db_url: str) -> None:
 
 async def test_visible_to_a_second_connection_before_close(tmp_path: Path) -> None:
     db = tmp_path / "two.db"
-    s = await Store.open(str(db))
+    s = await open_store(str(db))
     gid = await _active_game(s)
     await s.append(gid, 1, _act(1), actor_id=11, player="ann")
     con = sqlite3.connect(db)
@@ -304,8 +305,8 @@ async def test_concurrent_appends_from_two_connections_apply_once(db_url: str) -
     exactly one wins, the other is refused and writes nothing."""
     import asyncio
 
-    a = await Store.open(db_url)
-    b = await Store.open(db_url)
+    a = await open_store(db_url)
+    b = await open_store(db_url)
     try:
         gid = await _active_game(a)
         for seq in range(1, 21):
@@ -356,7 +357,7 @@ async def test_append_returns_the_row_a_read_returns_and_the_log_revision(db_url
     """What a cache of the latest actions relies on: append hands back the row exactly as a
     read parses it, and every write of the log (append, undo) moves the revision, so an undo
     followed by new actions never looks like the log it replaced."""
-    s = await Store.open(db_url)
+    s = await open_store(db_url)
     try:
         gid = await _active_game(s)
         assert await s.log_mark(gid) == (0, 0)

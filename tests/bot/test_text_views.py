@@ -11,7 +11,7 @@ import pytest
 import engine
 from bot import rules_text, text
 from bot.service import GameService
-from bot.store import Store
+from bot.store import open_store
 from bot.views import ActionButton, ActionSelect, LobbyButton, LobbySelect, lobby_view, turn_view
 
 CH = 7
@@ -68,7 +68,7 @@ def test_rules_text_covers_every_race_and_power() -> None:
 
 @pytest.fixture
 async def service(tmp_path: Path):
-    store = await Store.open(str(tmp_path / "v.db"))
+    store = await open_store(str(tmp_path / "v.db"))
     svc = GameService(store, rng=random.Random(1))
     await svc.open_lobby(guild_id=1, channel_id=CH, user_id=1, name="ann", players=2, seed=5)
     await svc.join(CH, 2, "bob")

@@ -12,7 +12,7 @@ import engine
 from bot import rules_text, text
 from bot.errors import RuleBroken
 from bot.service import GameService, Panel, Target, _only_placement
-from bot.store import Store
+from bot.store import Store, open_store
 from bot.views import MAX_OPTIONS, turn_view
 
 CH = 4242
@@ -21,7 +21,7 @@ ANN, BOB, CID = 1, 2, 3
 
 @pytest.fixture
 async def store(tmp_path: Path):
-    s = await Store.open(str(tmp_path / "ux.db"))
+    s = await open_store(str(tmp_path / "ux.db"))
     yield s
     await s.close()
 
@@ -235,7 +235,7 @@ async def test_living_message_and_turn_dm_settings_persist(store: Store, tmp_pat
     assert await store.turn_dm(ANN) is False
     await store.set_turn_dm(ANN, True)
     await store.close()
-    again = await Store.open(str(tmp_path / "ux.db"))
+    again = await open_store(str(tmp_path / "ux.db"))
     try:
         assert await again.turn_dm(ANN) is True
         assert await again.game_message(game.id) == (222, "summary two")

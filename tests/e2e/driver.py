@@ -25,7 +25,7 @@ from fakediscord import FakeDiscord, Interaction, Message
 
 import engine
 from bot.service import GameService, Loaded
-from bot.store import Store
+from bot.store import Store, open_store
 
 BUTTON_LABELS = {"end": "End turn", "roll": "Roll (Berserk)", "decline": "Decline…"}
 CONFIRM_LABELS = ("Yes, decline", "Yes, end turn")
@@ -48,7 +48,7 @@ class StateReader:
         self.service: GameService | None = None
 
     async def __aenter__(self) -> StateReader:
-        self.store = await Store.open(str(self.db))
+        self.store = await open_store(str(self.db))
         self.service = GameService(self.store)
         return self
 
