@@ -10,9 +10,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import engine
+from bot.seats import start_state
 from bot.store import (
     TABLES,
-    GameRow,
     GameStatus,
     SqliteStore,
     Store,
@@ -29,14 +29,6 @@ class Replayed:
     snapshots: int = 0
     problems: list[str] = field(default_factory=list)
     state: Any = None
-
-
-def start_state(game: GameRow, snapshot0: dict[str, Any] | None) -> Any:
-    if snapshot0 is not None:
-        return engine.load_state(snapshot0)
-    from bot.service import GameService
-
-    return GameService._new_state(game)
 
 
 async def replay_game(store: Store, game_id: int) -> Replayed:

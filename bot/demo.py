@@ -20,7 +20,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bot.service import AI_LEVELS, MAX_PLAYERS, MIN_PLAYERS
+from bot.seats import AI_LEVELS, MAX_PLAYERS, MIN_PLAYERS
 
 DEMO_CHANNEL = 1
 DEMO_USER = 1

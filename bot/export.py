@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 import engine
+from bot.seats import start_state
 from bot.store import GameRow, GameStatus, Store
 
 FORMAT = "smallworld-log/1"
@@ -31,8 +32,6 @@ class NotExportable(Exception):
 
 
 def _start_row(snapshot0: dict[str, Any] | None, game: GameRow) -> list[dict[str, Any]]:
-    from bot.dbtools import start_state
-
     state = start_state(game, snapshot0)
     return [{"race": c["race"], "power": c["power"], "coins": c.get("coins", 0)}
             for c in engine.observe(state, None)["row"]]

@@ -30,7 +30,7 @@ import i18n
 from bot import league_export, tables
 from bot.errors import ServiceError
 from bot.ratings import Skill, counted_ranks
-from bot.service import MAX_PLAYERS, MIN_PLAYERS, board_for, engine_name
+from bot.seats import MAX_PLAYERS, MIN_PLAYERS, board_for, engine_name
 from bot.standings import (
     Placing,
     PlayedGame,

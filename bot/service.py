@@ -15,10 +15,9 @@ import dataclasses
 import itertools
 import logging
 import random
-import re
 import time
 from collections import OrderedDict, defaultdict
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -37,6 +36,16 @@ from bot.errors import (
     StaleVersion,
 )
 from bot.language import of_game
+from bot.seats import (
+    AI_LEVELS,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    TIMEOUT_LEVEL,
+    ai_level,
+    board_for,
+    engine_name,
+    start_state,
+)
 from bot.store import (
     ActionRow,
     ChannelBusy,
@@ -52,22 +61,12 @@ from engine import data as engine_data
 
 log = logging.getLogger(__name__)
 
-MIN_PLAYERS = 2
-MAX_PLAYERS = 5
 MAX_SKIP_STEPS = 80
 STORY_ROWS = 120  # actions read back for the living message (a turn is far shorter)
 RECENT_FIRST = 24  # actions read first when looking back over the current turn (see _recent)
 TAIL_KEEP = 48  # parsed latest actions kept per game (see _Tail)
 TAIL_GAMES = 200  # games whose latest actions are kept (the least recently used go first)
 SAID_ROWS = 4096  # rows whose public lines are kept (all forgotten at once past that)
-NAME_LIMIT = 24
-AI_LEVELS = ("easy", "normal", "hard")
-TIMEOUT_LEVEL = "normal"  # the AI that plays a timed-out turn or an away seat
-
-
-def ai_level(level: str) -> i18n.Msg | str:
-    """An AI level ("easy", ...) as a placeholder value worded in the message's language."""
-    return i18n.Msg(f"svc.ai_level.{level}") if level in AI_LEVELS else level
 
 
 # -- results --------------------------------------------------------------------------------
@@ -243,20 +242,6 @@ class _Said:
 # -- helpers --------------------------------------------------------------------------------
 
 
-def engine_name(display_name: str, taken: Iterable[str]) -> str:
-    """A short unique seat name from a display name (engine events use it)."""
-    name = re.sub(r"\s+", " ", display_name).strip()
-    name = "".join(ch for ch in name if ch.isprintable() and ch not in "`*_~|<>@#:\\")
-    name = name[:NAME_LIMIT].strip() or "player"
-    taken_set = {t.casefold() for t in taken}
-    candidate, n = name, 2
-    while candidate.casefold() in taken_set:
-        suffix = f" {n}"
-        candidate = name[: NAME_LIMIT - len(suffix)] + suffix
-        n += 1
-    return candidate
-
-
 def _dump(action: Any) -> dict[str, Any]:
     return action.model_dump(mode="json") if hasattr(action, "model_dump") else dict(action)
 
@@ -280,10 +265,6 @@ def _mark(game: GameRow) -> tuple[int, int]:
 
 def _has(events: Sequence[dict[str, Any]], *types: str) -> bool:
     return any(e.get("type") in types for e in events)
-
-
-def board_for(n_players: int) -> str:
-    return f"official-{n_players}p"
 
 
 # -- the service ----------------------------------------------------------------------------
@@ -372,20 +353,10 @@ class GameService:
     async def rebuild(self, game_id: int, upto: int | None = None) -> Any:
         """The state after `upto` actions: last snapshot + later actions through engine.apply."""
         gl = await self.store.log(game_id, upto)
-        if gl.snapshot is not None:
-            state = engine.load_state(gl.snapshot)
-        else:
-            state = self._new_state(gl.game)
+        state = start_state(gl.game, gl.snapshot)
         for row in gl.actions:
             state = engine.apply(state, engine.parse_action(row.action)).state
         return state
-
-    @staticmethod
-    def _new_state(game: GameRow) -> Any:
-        board = game.board or board_for(len(game.players))
-        return engine.new_game(
-            board, [s.name for s in game.players], game.seed, game.options.get("engine") or None
-        )
 
     async def view(self, channel_id: int) -> Loaded:
         """The active game of a channel and its current state (read-only)."""

@@ -21,7 +21,8 @@ from bot.errors import (
     RuleBroken,
     StaleVersion,
 )
-from bot.service import GameService, engine_name
+from bot.seats import engine_name
+from bot.service import GameService
 from bot.store import GameStatus, Store, open_store
 
 CH = 1000

@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 import engine
-from bot.service import GameService
+from bot.seats import new_state
 from bot.store import open_store
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -37,7 +37,7 @@ async def test_two_bot_processes_share_the_games_by_shard() -> None:
         try:
             for (gid,) in await store.fetchall("SELECT id FROM games WHERE version > 0"):
                 game = await store.get_game(gid)
-                state = GameService._new_state(game)
+                state = new_state(game)
                 snaps = set(await store.snapshot_seqs(gid))
                 rows = await store.actions(gid)
                 assert [r.seq for r in rows] == list(range(1, game.version + 1))

@@ -26,6 +26,7 @@ import pytest
 
 import engine
 from bot.clock import Deadline
+from bot.seats import new_state
 from bot.service import GameService
 from bot.store import Shards, StoreUnavailable, open_store
 from bot.store import postgres as store_pg
@@ -110,7 +111,7 @@ async def test_concurrent_clicks_from_two_processes_apply_once_in_order(pg_url: 
             stored = await store.actions(gid)
             assert [row.action for row in stored] == [a for _, a in mine]
             # and the log, in that order, replays to every stored snapshot
-            state = GameService._new_state(game)
+            state = new_state(game)
             snaps = set(await store.snapshot_seqs(gid))
             for row in stored:
                 state = engine.apply(state, engine.parse_action(row.action)).state
