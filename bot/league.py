@@ -40,12 +40,15 @@ from bot.standings import (
     win_shares,
 )
 from bot.store import (
+    AuditRow,
     ChannelBusy,
     Duplicate,
     GameRow,
     GameStatus,
     League,
+    LeagueGameFlags,
     Registration,
+    RoundRow,
     Season,
     Seat,
     Store,
@@ -215,6 +218,11 @@ class AuditEntry:
     reason: str
     detail: str  # plain text (settings, channel, rounds), or a worded detail: see audit_detail
     at: str
+
+    @classmethod
+    def of(cls, row: AuditRow) -> AuditEntry:
+        return cls(row.id, row.season_id, row.game_id, row.actor_id, row.action, row.reason,
+                   row.detail, row.at)
 
     def detail_in(self, lang: str = i18n.DEFAULT) -> str:
         """The detail in `lang` (a worded one), or as it was stored (plain data)."""
@@ -650,7 +658,7 @@ class LeagueService:
 
     async def audit_log(self, league: League, limit: int = 20, *, action: str | None = None,
                         game_id: int | None = None) -> list[AuditEntry]:
-        return [AuditEntry(*r) for r in await self.store.league_audit(
+        return [AuditEntry.of(r) for r in await self.store.league_audit(
             league.id, limit, action=action, game_id=game_id)]
 
     async def configure(self, league: League, by: int, changes: dict[str, Any]) -> LeagueSettings:
@@ -729,8 +737,8 @@ class LeagueService:
         season = await self.current_season(league)
         conf = await self.settings(league)
         rounds = await self.store.league_rounds(season.id)
-        if rounds and rounds[-1][7] is None:
-            raise LeagueError.said("league.err.round_waiting", round=rounds[-1][2])
+        if rounds and not rounds[-1].begun:
+            raise LeagueError.said("league.err.round_waiting", round=rounds[-1].number)
         planned = await self.store.season_rounds(season.id)
         number = len(rounds) + 1
         if planned is not None and number > planned:
@@ -741,16 +749,16 @@ class LeagueService:
         prefs = await self.store.registration_prefs(season.id)
         standings = {r.user_id: r.rating for r in build_table(await self._season_games(season))}
         candidates, sitting, away = [], [], []
-        for uid, _name, days, sit_out, substitute in prefs:
-            if substitute:
+        for p in prefs:
+            if p.substitute:
                 continue
-            if sit_out:
-                sitting.append(uid)
+            if p.sit_out:
+                sitting.append(p.user_id)
                 continue
-            if not tables.parse_days(days) & round_weekdays:
-                away.append(uid)
+            if not tables.parse_days(p.days) & round_weekdays:
+                away.append(p.user_id)
                 continue
-            candidates.append(tables.Candidate(uid, standings.get(uid, START_RATING)))
+            candidates.append(tables.Candidate(p.user_id, standings.get(p.user_id, START_RATING)))
         plan = tables.form_tables(candidates, met=await self._met(season),
                                   preferred=conf.table_size, allow_ai=conf.allow_ai)
         if not plan.tables:
@@ -787,22 +795,21 @@ class LeagueService:
         return RoundStarted(league, season, number, round_id, start_by, deadline, out,
                             plan.benched, tuple(sitting), tuple(away))
 
-    async def current_round(self, season: Season) -> tuple[Any, ...] | None:
+    async def current_round(self, season: Season) -> RoundRow | None:
         rounds = await self.store.league_rounds(season.id)
         return rounds[-1] if rounds else None
 
     async def round_to_begin(self, league: League, *, force: bool = False
-                             ) -> tuple[Season, tuple[Any, ...]]:
+                             ) -> tuple[Season, RoundRow]:
         """The round that may begin now; refuses (changing nothing) when none is waiting or
         its start window is still open without `force`."""
         season = await self.current_season(league)
         rnd = await self.current_round(season)
-        if rnd is None or rnd[7] is not None:
+        if rnd is None or rnd.begun:
             raise LeagueError.said("league.err.no_round_waiting")
-        number, start_by = rnd[2], rnd[5]
-        if not force and self.now() < parse_iso(start_by):
-            raise LeagueError.said("league.err.window_open", round=number,
-                                   time=start_by[11:16])
+        if not force and self.now() < parse_iso(rnd.start_by):
+            raise LeagueError.said("league.err.window_open", round=rnd.number,
+                                   time=rnd.start_by[11:16])
         return season, rnd
 
     async def begin_round(self, league: League, by: int | None, *, force: bool = False
@@ -811,7 +818,7 @@ class LeagueService:
         who did not join their table's lobby, then return the lobbies ready to start. Tables
         left with fewer than 2 players are cancelled (their game ended)."""
         season, rnd = await self.round_to_begin(league, force=force)
-        round_id, number = rnd[0], rnd[2]
+        round_id, number = rnd.id, rnd.number
         if not await self.store.mark_round_begun(round_id, iso(self.now())):
             raise LeagueError.said("league.err.just_begun", round=number)
         conf = await self.settings(league)
@@ -824,8 +831,8 @@ class LeagueService:
             if game is not None:
                 drawn |= set((game.options.get("league") or {}).get("table") or ())
                 lobbies.append((table_no, game))
-        subs = [(uid, name) for uid, name, _d, _s, sub in prefs if sub and uid not in drawn]
-        names = {uid: name for uid, name, *_ in prefs}
+        subs = [(p.user_id, p.name) for p in prefs if p.substitute and p.user_id not in drawn]
+        names = {p.user_id: p.name for p in prefs}
         out: list[TableBegun] = []
         for table_no, game in lobbies:
             if game.status is not GameStatus.LOBBY:
@@ -890,7 +897,7 @@ class LeagueService:
     # -- disputes: void, award, re-open --------------------------------------------------
 
     async def _league_game(self, league: League, game_id: int
-                           ) -> tuple[Season, GameRow, tuple[Any, ...]]:
+                           ) -> tuple[Season, GameRow, LeagueGameFlags]:
         tagged = await self.season_of_game(game_id)
         if tagged is None or tagged[0].id != league.id:
             raise LeagueError.said("league.err.not_league_game", game=game_id,
@@ -904,14 +911,14 @@ class LeagueService:
         reason = clean_reason(reason)
         await self.sync()
         season, game, flags = await self._league_game(league, game_id)
-        if flags[4] is not None:
+        if flags.voided_at is not None:
             raise LeagueError.said("league.err.already_void", game=game_id)
         if game.status.is_open:
             raise LeagueError.said("league.err.still_open", game=game_id,
                                    status=i18n.Msg(f"league.status.{game.status.value}"))
         await self.store.set_league_result(game_id, placings=None,
-                                           recorded_at=flags[3] or iso(self.now()),
-                                           voided_at=iso(self.now()), awarded=bool(flags[5]))
+                                           recorded_at=flags.recorded_at or iso(self.now()),
+                                           voided_at=iso(self.now()), awarded=flags.awarded)
         await self.audit(league, by=by, action="void", reason=reason, season=season,
                          game_id=game_id)
         return season
@@ -963,7 +970,7 @@ class LeagueService:
         (an awarded game that never finished goes back to having no result)."""
         reason = clean_reason(reason)
         season, game, flags = await self._league_game(league, game_id)
-        recorded_at, voided_at, awarded = flags[3], flags[4], bool(flags[5])
+        recorded_at, voided_at, awarded = flags.recorded_at, flags.voided_at, flags.awarded
         if voided_at is None and not awarded:
             raise LeagueError.said("league.err.nothing_to_reopen", game=game_id)
         if voided_at is not None and not awarded:
@@ -1006,16 +1013,16 @@ class LeagueService:
         rows = await self.store.league_summary_channels()
         now = self.now()
         out = []
-        for lid, gid, name, channel, at in rows:
-            if shards is not None and not shards.serves(gid):
+        for row in rows:
+            lg, at = row.league, row.summary_at
+            if shards is not None and not shards.serves(lg.guild_id):
                 continue  # another process's guild (bot.store.Shards)
-            lg = League(lid, gid, name)
             if await self.open_season(lg) is None:
                 continue
             if at is not None and now - parse_iso(at) < every:
                 continue
-            if await self.store.claim_league_summary(lid, at, iso(now)):  # once, across processes
-                out.append((lg, int(channel)))
+            if await self.store.claim_league_summary(lg.id, at, iso(now)):  # once, across processes
+                out.append((lg, row.channel_id))
         return out
 
 

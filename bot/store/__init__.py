@@ -46,16 +46,21 @@ from bot.store.outbox import OUTBOX_ATTEMPTS, OUTBOX_STALE
 from bot.store.postgres import PostgresStore
 from bot.store.rows import (
     ActionRow,
+    AuditRow,
     GameLog,
     GameRow,
     GameStatus,
     League,
+    LeagueGameFlags,
     OwedDM,
     Registration,
+    RegistrationPrefs,
     ResultRow,
+    RoundRow,
     Season,
     Seat,
     Shards,
+    SummaryChannel,
 )
 from bot.store.sqlite import SqliteStore, sqlite_single_bot
 
@@ -69,10 +74,11 @@ async def open_store(url: str) -> Store:
 
 
 __all__ = [
-    "DIALECTS", "OUTBOX_ATTEMPTS", "OUTBOX_STALE", "TABLES", "ActionRow", "ChannelBusy",
-    "Driver", "Duplicate", "GameLog", "GameNotFound", "GameRow", "GameStatus", "League",
-    "OwedDM", "PostgresStore", "Registration", "ResultRow", "Season", "Seat", "Shards",
-    "SqliteStore", "Store", "StoreError", "StoreUnavailable", "Tx", "VersionConflict",
+    "DIALECTS", "OUTBOX_ATTEMPTS", "OUTBOX_STALE", "TABLES", "ActionRow", "AuditRow",
+    "ChannelBusy", "Driver", "Duplicate", "GameLog", "GameNotFound", "GameRow", "GameStatus",
+    "League", "LeagueGameFlags", "OwedDM", "PostgresStore", "Registration",
+    "RegistrationPrefs", "ResultRow", "RoundRow", "Season", "Seat", "Shards", "SqliteStore",
+    "Store", "StoreError", "StoreUnavailable", "SummaryChannel", "Tx", "VersionConflict",
     "_dumps", "_migrations", "database_path", "dialect_of", "now", "open_store",
     "sqlite_single_bot",
 ]

@@ -17,15 +17,22 @@ from bot.store.base import (
 from bot.store.rows import (
     GAME_COLUMNS,
     LEAGUE_COLUMNS,
+    ROUND_COLUMNS,
     SEASON_COLUMNS,
+    AuditRow,
     GameRow,
     League,
+    LeagueGameFlags,
     Registration,
+    RegistrationPrefs,
     ResultRow,
+    RoundRow,
     Season,
     Seat,
+    SummaryChannel,
     game_row,
     league_row,
+    round_row,
     season_row,
 )
 
@@ -216,12 +223,13 @@ class LeaguesSQL(Driver):
                 f"UPDATE registrations SET {sets} WHERE season_id = ? AND user_id = ?",
                 *changes.values(), season_id, user_id)
 
-    async def registration_prefs(self, season_id: int) -> list[tuple[int, str, str, int, int]]:
-        """(user id, name, days, sit_out, substitute) of the active registrations."""
-        return [tuple(r) for r in await self.fetchall(
-            "SELECT user_id, name, days, sit_out, substitute FROM registrations"
-            " WHERE season_id = ? AND left_at IS NULL ORDER BY joined_at, user_id",
-            (season_id,))]
+    async def registration_prefs(self, season_id: int) -> list[RegistrationPrefs]:
+        """The round preferences of the active registrations, in joining order."""
+        return [RegistrationPrefs(int(r[0]), str(r[1]), str(r[2]), bool(r[3]), bool(r[4]))
+                for r in await self.fetchall(
+                    "SELECT user_id, name, days, sit_out, substitute FROM registrations"
+                    " WHERE season_id = ? AND left_at IS NULL ORDER BY joined_at, user_id",
+                    (season_id,))]
 
     async def set_season_rounds(self, season_id: int, rounds: int | None) -> None:
         async with self.transaction() as tx:
@@ -231,17 +239,15 @@ class LeaguesSQL(Driver):
         row = await self.fetchone("SELECT rounds FROM seasons WHERE id = ?", (season_id,))
         return None if row is None or row[0] is None else int(row[0])
 
-    _ROUND_COLS = "id, season_id, number, started_by, started_at, start_by, deadline, begun_at"
-
-    async def league_rounds(self, season_id: int) -> list[tuple[Any, ...]]:
-        return [tuple(r) for r in await self.fetchall(
-            f"SELECT {self._ROUND_COLS} FROM league_rounds WHERE season_id = ? ORDER BY number",
+    async def league_rounds(self, season_id: int) -> list[RoundRow]:
+        return [round_row(r) for r in await self.fetchall(
+            f"SELECT {ROUND_COLUMNS} FROM league_rounds WHERE season_id = ? ORDER BY number",
             (season_id,))]
 
-    async def league_round(self, round_id: int) -> tuple[Any, ...] | None:
+    async def league_round(self, round_id: int) -> RoundRow | None:
         row = await self.fetchone(
-            f"SELECT {self._ROUND_COLS} FROM league_rounds WHERE id = ?", (round_id,))
-        return None if row is None else tuple(row)
+            f"SELECT {ROUND_COLUMNS} FROM league_rounds WHERE id = ?", (round_id,))
+        return None if row is None else round_row(row)
 
     async def create_league_round(
         self, *, season_id: int, number: int, by: int | None, now: str, start_by: str,
@@ -287,12 +293,14 @@ class LeaguesSQL(Driver):
             "SELECT game_id, table_no FROM league_games WHERE round_id = ? ORDER BY table_no",
             (round_id,))]
 
-    async def league_game_flags(self, game_id: int) -> tuple[Any, ...] | None:
-        """(season id, round id, table, recorded_at, voided_at, awarded) of a league game."""
+    async def league_game_flags(self, game_id: int) -> LeagueGameFlags | None:
+        """The league tag of a game and the state of its result (None: not a league game)."""
         row = await self.fetchone(
             "SELECT season_id, round_id, table_no, recorded_at, voided_at, awarded"
             " FROM league_games WHERE game_id = ?", (game_id,))
-        return None if row is None else tuple(row)
+        if row is None:
+            return None
+        return LeagueGameFlags(int(row[0]), row[1], row[2], row[3], row[4], bool(row[5]))
 
     async def set_league_result(self, game_id: int, *, placings: Sequence[tuple[int, str, int,
                                                                                int, str]] | None,
@@ -320,9 +328,9 @@ class LeaguesSQL(Driver):
                 league_id, season_id, game_id, actor_id, action, reason, detail, now)
 
     async def league_audit(self, league_id: int, limit: int = 20, *, action: str | None = None,
-                           game_id: int | None = None) -> list[tuple[Any, ...]]:
-        """(id, season id, game id, actor id, action, reason, detail, at), newest first;
-        only one action or one game's entries when asked."""
+                           game_id: int | None = None) -> list[AuditRow]:
+        """A league's audit entries, newest first; only one action or one game's entries
+        when asked."""
         where, params = ["league_id = ?"], [league_id]
         if action is not None:
             where.append("action = ?")
@@ -330,7 +338,7 @@ class LeaguesSQL(Driver):
         if game_id is not None:
             where.append("game_id = ?")
             params.append(game_id)
-        return [tuple(r) for r in await self.fetchall(
+        return [AuditRow(*r) for r in await self.fetchall(
             "SELECT id, season_id, game_id, actor_id, action, reason, detail, at"
             f" FROM league_audit WHERE {' AND '.join(where)} ORDER BY id DESC LIMIT ?",
             (*params, limit))]
@@ -407,13 +415,12 @@ class LeaguesSQL(Driver):
             (season_id,))
         return [game_row(r) for r in rows]
 
-    async def league_summary_channels(self) -> list[tuple[int, int, str, int, str | None]]:
-        """(league id, guild id, name, summary channel, last summary) of leagues with one."""
-        return [tuple(r) for r in await self.fetchall(
+    async def league_summary_channels(self) -> list[SummaryChannel]:
+        """The leagues with a summary channel, and when each last posted its summary."""
+        return [SummaryChannel(league_row(r[0:3]), int(r[3]), r[4]) for r in await self.fetchall(
             "SELECT l.id, l.guild_id, l.name, s.summary_channel, s.summary_at FROM leagues l"
             " JOIN league_settings s ON s.league_id = l.id WHERE s.summary_channel IS NOT NULL"
             " ORDER BY l.id")]
-
 
     async def season_turn_limit(self, season_id: int) -> int | None:
         """The turn limit a league season requires of its games (None: no clock required)."""

@@ -173,6 +173,70 @@ class ResultRow:
     awarded: bool = False
 
 
+@dataclass(frozen=True, slots=True)
+class RegistrationPrefs:
+    """An active registration's round preferences."""
+
+    user_id: int
+    name: str
+    days: str  # weekdays free, space separated ("any": every day)
+    sit_out: bool  # left out of the next round formed
+    substitute: bool  # seated only in place of a no-show
+
+
+@dataclass(frozen=True, slots=True)
+class RoundRow:
+    """A league round: its number in the season, its start window and deadline."""
+
+    id: int
+    season_id: int
+    number: int
+    started_by: int | None
+    started_at: str
+    start_by: str  # end of the start window
+    deadline: str  # every game's clock deadline
+    begun_at: str | None  # no-shows handled, games started
+
+    @property
+    def begun(self) -> bool:
+        return self.begun_at is not None
+
+
+@dataclass(frozen=True, slots=True)
+class LeagueGameFlags:
+    """A league game's tag: its season and round table, and the state of its result."""
+
+    season_id: int
+    round_id: int | None
+    table_no: int | None
+    recorded_at: str | None
+    voided_at: str | None
+    awarded: bool
+
+
+@dataclass(frozen=True, slots=True)
+class AuditRow:
+    """One entry of a league's audit log (actor None: the bot itself)."""
+
+    id: int
+    season_id: int | None
+    game_id: int | None
+    actor_id: int | None
+    action: str
+    reason: str
+    detail: str
+    at: str
+
+
+@dataclass(frozen=True, slots=True)
+class SummaryChannel:
+    """A league that posts a weekly summary: where, and when it last did."""
+
+    league: League
+    channel_id: int
+    summary_at: str | None
+
+
 GAME_COLUMNS = (
     "id, guild_id, channel_id, status, board, seed, players, options, opener_id, version,"
     " created_at, started_at, finished_at, revision"
@@ -222,3 +286,11 @@ def league_row(row: Sequence[Any]) -> League:
 def season_row(row: Sequence[Any]) -> Season:
     return Season(row[0], row[1], row[2], row[3], row[4])
 
+
+
+ROUND_COLUMNS = "id, season_id, number, started_by, started_at, start_by, deadline, begun_at"
+
+
+def round_row(row: Sequence[Any]) -> RoundRow:
+    return RoundRow(int(row[0]), int(row[1]), int(row[2]), row[3], str(row[4]), str(row[5]),
+                    str(row[6]), row[7])
