@@ -402,7 +402,7 @@ async def test_embed_and_texts(store: Store, leagues: LeagueService) -> None:
 
 def test_weekday_names_of_every_language_are_read() -> None:
     from bot.league import day_names
-    from bot.tables import parse_days
+    from bot.league.tables import parse_days
     for lang in i18n.LANGUAGES:
         names = day_names(lang)
         assert sorted(names.values()) == list(range(7)), lang  # seven distinct names

@@ -16,8 +16,8 @@ import pytest
 
 import i18n
 from bot.league import LeagueError, LeagueService, NotRegistered
+from bot.league.standings import build_table
 from bot.service import GameService
-from bot.standings import build_table
 from bot.store import GameStatus, Store, open_store
 
 GUILD = 10
@@ -342,7 +342,7 @@ async def test_results_from_before_the_migration_are_rated(tmp_path: Path) -> No
         lg_service = LeagueService(store)
         lg = await lg_service.league(1)
         st = await lg_service.standings(lg, "S1")
-        from bot.standings import Placing, PlayedGame
+        from bot.league.standings import Placing, PlayedGame
         expected = build_table([PlayedGame(1, 1, "t", (Placing(7, "ann", 1, 30),
                                                        Placing(8, "bob", 2, 20)))])
         assert [(r.user_id, r.rating) for r in st.rows] == [(r.user_id, r.rating)
