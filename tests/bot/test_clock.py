@@ -49,14 +49,6 @@ def test_settings_read_durations() -> None:
     assert rules.survivor_limit == 90 and rules.min_limit == 1 and rules.ai_delay == 0
 
 
-@pytest.fixture
-async def store(db_url: str):
-    """Every deadline test runs on SQLite and on PostgreSQL (bot.store owns the clock's SQL)."""
-    s = await open_store(db_url)
-    yield s
-    await s.close()
-
-
 async def _game(store: Store, channel: int = 5) -> int:
     game = await store.create_game(guild_id=1, channel_id=channel, seed=3,
                                    players=[Seat(1, "ann"), Seat(2, "bob")])

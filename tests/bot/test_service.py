@@ -29,19 +29,6 @@ CH = 1000
 ANN, BOB, CID, OUTSIDER, MOD = 1, 2, 3, 99, 500
 
 
-@pytest.fixture
-async def store(db_url: str):
-    """The service runs on both stores: SQLite and a real PostgreSQL."""
-    s = await open_store(db_url)
-    yield s
-    await s.close()
-
-
-@pytest.fixture
-async def service(store: Store) -> GameService:
-    return GameService(store, rng=random.Random(0))
-
-
 async def _started(service: GameService, seed: int = 7, channel: int = CH):
     await service.open_lobby(guild_id=1, channel_id=channel, user_id=ANN, name="ann",
                              players=2, seed=seed)

@@ -21,14 +21,10 @@ ANN, BOB, CID = 1, 2, 3
 
 @pytest.fixture
 async def store(tmp_path: Path):
+    """A SQLite file only (the shared `service` fixture runs on it)."""
     s = await open_store(str(tmp_path / "ux.db"))
     yield s
     await s.close()
-
-
-@pytest.fixture
-async def service(store: Store) -> GameService:
-    return GameService(store, rng=random.Random(0))
 
 
 async def _started(service: GameService, n: int = 3, seed: int = 5):

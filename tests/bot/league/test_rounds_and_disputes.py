@@ -1,64 +1,25 @@
-"""bot.league rounds and disputes on a real SQLite file and a real PostgreSQL server, with the
-real GameService: tables and
-lobbies, the start window, no-shows replaced by substitutes or AI seats, a kicked member
-recorded last, void / award / re-open with the audit log, organiser role, weekly summaries,
-and results stored before this version rated by OpenSkill after the migration."""
+"""League rounds and disputes on a real SQLite file and a real PostgreSQL server, with the
+real GameService: tables and lobbies, the start window, no-shows replaced by substitutes or
+AI seats, a kicked member recorded last, void / award / re-open with the audit log,
+organiser role, weekly summaries."""
 
 from __future__ import annotations
 
 import random
-import sqlite3
 from datetime import UTC, datetime, timedelta
-from importlib import resources
-from pathlib import Path
 
 import pytest
 
 import i18n
 from bot.league import LeagueError, LeagueService, NotRegistered
-from bot.league.standings import build_table
 from bot.service import GameService
-from bot.store import GameStatus, Store, open_store
+from bot.store import GameStatus
 
 GUILD = 10
 CHANNELS = [3001, 3002, 3003]
 MOD = 500
 PLAYERS = list(range(1, 8))  # seven members
 SUB = 50
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.t = datetime(2026, 11, 23, 18, 0, tzinfo=UTC)  # a Monday
-
-    def __call__(self) -> datetime:
-        return self.t
-
-
-@pytest.fixture
-async def store(db_url: str):
-    """Every test runs on SQLite and on PostgreSQL (bot.store owns the league SQL)."""
-    s = await open_store(db_url)
-    yield s
-    await s.close()
-
-
-@pytest.fixture
-def clock() -> Clock:
-    return Clock()
-
-
-@pytest.fixture
-async def leagues(store: Store, clock: Clock) -> LeagueService:
-    return LeagueService(store, now=clock)
-
-
-@pytest.fixture
-async def games(store: Store, leagues: LeagueService) -> GameService:
-    svc = GameService(store, rng=random.Random(0))
-    svc.seat_checks.append(leagues.check_seat)
-    svc.finish_listeners.append(lambda game: leagues.record(game.id))
-    return svc
 
 
 async def _league(leagues: LeagueService, players=PLAYERS, *, channels=CHANNELS, sub=True,
@@ -315,41 +276,6 @@ async def test_due_rounds_for_the_ticker(store, leagues, clock) -> None:
     assert await store.due_league_rounds("2026-11-23T18:29:00Z") == []
     assert await store.due_league_rounds("2026-11-23T18:31:00Z") == [(lg.id, GUILD,
                                                                        "Friday League")]
-
-
-async def test_results_from_before_the_migration_are_rated(tmp_path: Path) -> None:
-    """A database at migration 2 (the Elo version) with results: opening it migrates, and the
-    standings rate those results with OpenSkill."""
-    db = tmp_path / "old.db"
-    conn = sqlite3.connect(db)
-    conn.execute("CREATE TABLE schema_version (version INTEGER PRIMARY KEY, name TEXT NOT NULL,"
-                 " applied_at TEXT NOT NULL DEFAULT 'x')")
-    for n, name in ((1, "0001_init.sql"), (2, "0002_leagues.sql")):
-        conn.executescript(resources.files("bot.migrations").joinpath(name).read_text())
-        conn.execute("INSERT INTO schema_version (version, name) VALUES (?, ?)", (n, name))
-    conn.execute("INSERT INTO leagues (guild_id, name) VALUES (1, 'Old')")
-    conn.execute("INSERT INTO seasons (league_id, name) VALUES (1, 'S1')")
-    conn.execute("INSERT INTO games (channel_id, seed, status, finished_at) VALUES"
-                 " (5, 1, 'finished', '2026-01-01T00:00:00Z')")
-    conn.execute("INSERT INTO league_games (game_id, season_id, recorded_at) VALUES (1, 1, 'x')")
-    conn.executemany("INSERT INTO league_results (game_id, user_id, seat, rank, coins) VALUES"
-                     " (1, ?, ?, ?, ?)", [(7, "ann", 1, 30), (8, "bob", 2, 20)])
-    conn.commit()
-    conn.close()
-    store = await open_store(str(db))
-    try:
-        assert await store.schema_version() >= 5
-        lg_service = LeagueService(store)
-        lg = await lg_service.league(1)
-        st = await lg_service.standings(lg, "S1")
-        from bot.league.standings import Placing, PlayedGame
-        expected = build_table([PlayedGame(1, 1, "t", (Placing(7, "ann", 1, 30),
-                                                       Placing(8, "bob", 2, 20)))])
-        assert [(r.user_id, r.rating) for r in st.rows] == [(r.user_id, r.rating)
-                                                            for r in expected]
-        assert st.rows[0].rating > st.rows[1].rating
-    finally:
-        await store.close()
 
 
 def test_round_turn_limit_fits_the_game_into_the_deadline() -> None:
