@@ -179,30 +179,27 @@ class SqliteStore(Store):
 
     @contextlib.asynccontextmanager
     async def transaction(self) -> AsyncIterator[Tx]:
+        """BEGIN IMMEDIATE, the body's statements, COMMIT; on any failure (a cancel of the
+        awaiting task included, at any of these awaits) the transaction is rolled back."""
         async with self._lock:
             try:
                 await self._conn.execute("BEGIN IMMEDIATE")
-            except sqlite3.OperationalError as exc:
-                if _sqlite_unavailable(exc):
-                    raise StoreUnavailable(str(exc)) from exc
-                raise
-            try:
                 yield _SqliteTx(self._conn)
+                await self._conn.execute("COMMIT")
             except BaseException as exc:
-                with contextlib.suppress(sqlite3.Error, ValueError):
-                    await self._conn.execute("ROLLBACK")
+                await self._settle()
                 if _sqlite_unavailable(exc):
                     raise StoreUnavailable(str(exc)) from exc
                 raise
-            else:
-                try:
-                    await self._conn.execute("COMMIT")
-                except sqlite3.OperationalError as exc:
-                    with contextlib.suppress(sqlite3.Error, ValueError):
-                        await self._conn.execute("ROLLBACK")
-                    if _sqlite_unavailable(exc):
-                        raise StoreUnavailable(str(exc)) from exc
-                    raise
+
+    async def _settle(self) -> None:
+        """Roll back whatever transaction the writer connection has open (none: nothing to
+        do). A cancel of the awaiting task does not stop a statement on aiosqlite's thread:
+        a BEGIN (or COMMIT) it was waiting for still runs there, after the cancel. This
+        ROLLBACK is queued behind it on the same thread, so it ends the transaction that
+        BEGIN opens (or one a failed COMMIT leaves open) before anyone else's statement."""
+        with contextlib.suppress(sqlite3.Error, ValueError):  # none open / connection closed
+            await self._conn.execute("ROLLBACK")
 
     async def fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[Any]:
         params = tuple(params)
@@ -252,8 +249,7 @@ class SqliteStore(Store):
                 try:
                     await self._conn.executescript(script)
                 except BaseException:
-                    if self._conn.in_transaction:
-                        await self._conn.execute("ROLLBACK")
+                    await self._settle()
                     raise
                 applied.append(number)
             return applied
