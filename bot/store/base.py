@@ -12,6 +12,7 @@ import contextlib
 import json
 import re
 from collections.abc import Iterable
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from importlib import resources
 from typing import Any, Self
@@ -50,6 +51,10 @@ class Duplicate(StoreError):
 class StoreUnavailable(StoreError):
     """The database could not do it right now (locked, disk full, connection lost); nothing
     was written. Trying again later is the answer."""
+
+
+class NotChanged(StoreError):
+    """A conditional write found nothing to change (see Write.need); nothing was written."""
 
 
 def dialect_of(url: str) -> str:
@@ -104,6 +109,43 @@ def now(ago: float = 0.0) -> str:
     return t.strftime("%Y-%m-%dT%H:%M:%S.") + f"{t.microsecond // 1000:03d}Z"
 
 
+@dataclass(frozen=True, slots=True)
+class Write:
+    """One statement of a write whose statements are all known before it starts, so that a
+    driver may run the whole transaction in one trip (SQLite: one call on aiosqlite's thread).
+
+    `rows`: its result is the rows it returns (RETURNING), else the number of rows changed.
+    `need`: the number it must give (rows changed, or rows returned); otherwise the write
+    stops, nothing of it is kept, and `refuse` is raised (NotChanged when there is none).
+    `duplicate`: raised instead of Duplicate when the statement breaks a unique key."""
+
+    sql: str
+    args: tuple[Any, ...] = ()
+    rows: bool = False
+    need: int | None = None
+    refuse: StoreError | None = None
+    duplicate: StoreError | None = None
+
+    def check(self, result: Any) -> None:
+        """Raise `refuse` when the statement's result misses `need`."""
+        if self.need is not None and (len(result) if self.rows else result) != self.need:
+            raise self.refuse if self.refuse is not None else NotChanged(self.sql[:60])
+
+    async def run(self, tx: Tx) -> Any:
+        """The statement in an open transaction; -> its result."""
+        try:
+            if self.rows:
+                result: Any = await tx.fetchall(self.sql, *self.args)
+            else:
+                result = await tx.execute(self.sql, *self.args)
+        except Duplicate as exc:
+            if self.duplicate is None:
+                raise
+            raise self.duplicate from exc
+        self.check(result)
+        return result
+
+
 class Tx:
     """One transaction of a driver: statements with `?` placeholders, rows as sequences."""
 
@@ -140,8 +182,22 @@ class Driver:
         await self.close()
 
     def transaction(self) -> contextlib.AbstractAsyncContextManager[Tx]:
-        """A write transaction: committed on leaving, rolled back on any exception."""
+        """A write transaction: committed on leaving, rolled back on any exception. For a
+        write whose statements do not depend on what earlier ones return, `write` is the
+        cheaper way."""
         raise NotImplementedError
+
+    async def write(self, *steps: Write) -> list[Any]:
+        """The statements in one transaction, in order, committed before this returns; ->
+        each one's result. A statement that misses its `need` raises its `refuse`, and
+        nothing of the write is kept."""
+        async with self.transaction() as tx:
+            return [await step.run(tx) for step in steps]
+
+    async def execute(self, sql: str, *args: Any) -> int:
+        """One statement in a transaction of its own; -> the number of rows it changed."""
+        (changed,) = await self.write(Write(sql, args))
+        return int(changed)
 
     def channel_lock(self, channel_id: int) -> contextlib.AbstractAsyncContextManager[None]:
         """Hold the channel's turn to change its game across processes, for the `async with`

@@ -8,6 +8,7 @@ from collections.abc import Iterable, Sequence
 from bot.clock import Deadline
 from bot.store.base import (
     Driver,
+    Write,
 )
 from bot.store.rows import (
     Shards,
@@ -30,19 +31,14 @@ class DeadlinesSQL(Driver):
         never pushes a deadline back; a new key re-arms it."""
         wanted = sorted({r.kind for r in rows} | set(keep))
         marks = ", ".join("?" for _ in wanted) or "''"
-        async with self.transaction() as tx:
-            await tx.execute(
-                f"DELETE FROM deadlines WHERE game_id = ? AND kind NOT IN ({marks})",
-                game_id, *wanted,
-            )
-            for r in rows:
-                await tx.execute(
-                    "INSERT INTO deadlines (game_id, kind, seat, key, due_at) VALUES (?, ?, ?, ?, ?)"
-                    " ON CONFLICT (game_id, kind) DO UPDATE SET seat = excluded.seat,"
-                    " key = excluded.key, due_at = excluded.due_at, claimed_at = NULL, fired = 0"
-                    " WHERE deadlines.key != excluded.key",
-                    game_id, r.kind, r.seat, r.key, float(r.due_at),
-                )
+        await self.write(
+            Write(f"DELETE FROM deadlines WHERE game_id = ? AND kind NOT IN ({marks})",
+                  (game_id, *wanted)),
+            *(Write("INSERT INTO deadlines (game_id, kind, seat, key, due_at)"
+                    " VALUES (?, ?, ?, ?, ?) ON CONFLICT (game_id, kind) DO UPDATE SET"
+                    " seat = excluded.seat, key = excluded.key, due_at = excluded.due_at,"
+                    " claimed_at = NULL, fired = 0 WHERE deadlines.key != excluded.key",
+                    (game_id, r.kind, r.seat, r.key, float(r.due_at))) for r in rows))
 
     async def deadlines(self, game_id: int) -> list[Deadline]:
         """The game's unfired deadlines, earliest first."""
@@ -77,28 +73,24 @@ class DeadlinesSQL(Driver):
         due = "fired = 0 AND due_at <= ? AND (claimed_at IS NULL OR claimed_at < ?)"
         on, params = self._on_shards(shards)
         now, cutoff = float(now), float(now) - float(stale)
-        async with self.transaction() as tx:
-            rows = await tx.fetchall(
-                f"UPDATE deadlines SET claimed_at = ? WHERE {due} AND (game_id, kind) IN"
-                f" (SELECT game_id, kind FROM deadlines WHERE {due}{on}{self._CLAIM_LOCK})"
-                " RETURNING game_id, kind, seat, key, due_at, claimed_at",
-                now, now, cutoff, now, cutoff, *params,
-            )
+        (rows,) = await self.write(Write(
+            f"UPDATE deadlines SET claimed_at = ? WHERE {due} AND (game_id, kind) IN"
+            f" (SELECT game_id, kind FROM deadlines WHERE {due}{on}{self._CLAIM_LOCK})"
+            " RETURNING game_id, kind, seat, key, due_at, claimed_at",
+            (now, now, cutoff, now, cutoff, *params), rows=True))
         return sorted((Deadline(*r) for r in rows), key=lambda d: d.due_at)
 
     async def finish_deadline(self, row: Deadline) -> bool:
         """Mark a claimed deadline handled (False: its stint was replaced meanwhile)."""
-        async with self.transaction() as tx:
-            n = await tx.execute(
-                "UPDATE deadlines SET fired = 1 WHERE game_id = ? AND kind = ? AND key = ?"
-                " AND claimed_at = ?", row.game_id, row.kind, row.key, row.claimed_at)
+        n = await self.execute(
+            "UPDATE deadlines SET fired = 1 WHERE game_id = ? AND kind = ? AND key = ?"
+            " AND claimed_at = ?", row.game_id, row.kind, row.key, row.claimed_at)
         return n == 1
 
     async def retry_deadline(self, row: Deadline, due_at: float) -> None:
         """Give a claimed deadline back, due again at `due_at` (its handler could not finish)."""
-        async with self.transaction() as tx:
-            await tx.execute(
-                "UPDATE deadlines SET claimed_at = NULL, due_at = ? WHERE game_id = ?"
-                " AND kind = ? AND key = ? AND claimed_at = ?",
-                float(due_at), row.game_id, row.kind, row.key, row.claimed_at)
+        await self.execute(
+            "UPDATE deadlines SET claimed_at = NULL, due_at = ? WHERE game_id = ?"
+            " AND kind = ? AND key = ? AND claimed_at = ?",
+            float(due_at), row.game_id, row.kind, row.key, row.claimed_at)
 

@@ -12,6 +12,7 @@ from bot.store.base import (
     Duplicate,
     GameNotFound,
     VersionConflict,
+    Write,
     _dumps,
     now,
 )
@@ -144,14 +145,10 @@ class GamesSQL(Driver):
             sets.append("board = ?")
             params.append(board)
         if sets:
-            async with self.transaction() as tx:
-                changed = await tx.execute(
-                    f"UPDATE games SET {', '.join(sets)}, updated_at = ?"
-                    " WHERE id = ? AND status = 'lobby'",
-                    *params, now(), game_id,
-                )
-                if changed != 1:
-                    raise VersionConflict(f"game {game_id} is no longer in its lobby")
+            await self.write(Write(
+                f"UPDATE games SET {', '.join(sets)}, updated_at = ?"
+                " WHERE id = ? AND status = 'lobby'", (*params, now(), game_id),
+                need=1, refuse=VersionConflict(f"game {game_id} is no longer in its lobby")))
         game = await self.get_game(game_id)
         if game is None:
             raise GameNotFound(game_id)
@@ -161,46 +158,33 @@ class GamesSQL(Driver):
         self, game_id: int, *, board: str, players: Sequence[Seat], state: dict[str, Any]
     ) -> GameRow:
         """Lobby -> active with the final seat order; the initial state is snapshot 0."""
-        async with self.transaction() as tx:
-            t = now()
-            changed = await tx.execute(
-                "UPDATE games SET status = 'active', board = ?, players = ?, version = 0,"
-                " started_at = ?, updated_at = ? WHERE id = ? AND status = 'lobby'",
-                board, _dumps([s.to_json() for s in players]), t, t, game_id,
-            )
-            if changed != 1:
-                raise VersionConflict(f"game {game_id} is not in its lobby")
-            await tx.execute(
-                "INSERT INTO snapshots (game_id, seq, state, created_at) VALUES (?, 0, ?, ?)",
-                game_id, _dumps(state), t,
-            )
+        t = now()
+        await self.write(
+            Write("UPDATE games SET status = 'active', board = ?, players = ?, version = 0,"
+                  " started_at = ?, updated_at = ? WHERE id = ? AND status = 'lobby'",
+                  (board, _dumps([s.to_json() for s in players]), t, t, game_id),
+                  need=1, refuse=VersionConflict(f"game {game_id} is not in its lobby")),
+            Write("INSERT INTO snapshots (game_id, seq, state, created_at) VALUES (?, 0, ?, ?)",
+                  (game_id, _dumps(state), t)),
+        )
         game = await self.get_game(game_id)
         assert game is not None
         return game
 
     async def set_status(self, game_id: int, status: GameStatus) -> None:
         t = now()
-        async with self.transaction() as tx:
-            await tx.execute(
-                "UPDATE games SET status = ?, finished_at = ?, updated_at = ? WHERE id = ?",
-                status.value, None if status.is_open else t, t, game_id,
-            )
+        await self.execute(
+            "UPDATE games SET status = ?, finished_at = ?, updated_at = ? WHERE id = ?",
+            status.value, None if status.is_open else t, t, game_id)
 
     async def set_players(self, game_id: int, players: Sequence[Seat]) -> None:
         """Replace the seat list of an active game (e.g. a kicked player's seat)."""
-        async with self.transaction() as tx:
-            await tx.execute(
-                "UPDATE games SET players = ?, updated_at = ? WHERE id = ?",
-                _dumps([s.to_json() for s in players]), now(), game_id,
-            )
+        await self.execute("UPDATE games SET players = ?, updated_at = ? WHERE id = ?",
+                           _dumps([s.to_json() for s in players]), now(), game_id)
 
     async def set_options(self, game_id: int, options: dict[str, Any]) -> None:
-        async with self.transaction() as tx:
-            await tx.execute(
-                "UPDATE games SET options = ?, updated_at = ? WHERE id = ?",
-                _dumps(options), now(), game_id,
-            )
-
+        await self.execute("UPDATE games SET options = ?, updated_at = ? WHERE id = ?",
+                           _dumps(options), now(), game_id)
 
     async def active_games(self) -> list[GameRow]:
         """Every game being played (the scheduler re-arms their deadlines at start)."""

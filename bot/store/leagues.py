@@ -11,6 +11,8 @@ from bot.store.base import (
     ChannelBusy,
     Driver,
     Duplicate,
+    NotChanged,
+    Write,
     _dumps,
     now,
 )
@@ -48,11 +50,10 @@ class LeaguesSQL(Driver):
 
     async def create_league(self, guild_id: int, name: str, by: int | None) -> League:
         """A new league; Duplicate when the guild has one of that name (any case)."""
-        async with self.transaction() as tx:
-            league_id = await tx.insert(
-                "INSERT INTO leagues (guild_id, name, created_by, created_at)"
-                " VALUES (?, ?, ?, ?) RETURNING id", guild_id, name, by, now())
-        return League(int(league_id), guild_id, name)
+        (ids,) = await self.write(Write(
+            "INSERT INTO leagues (guild_id, name, created_by, created_at)"
+            " VALUES (?, ?, ?, ?) RETURNING id", (guild_id, name, by, now()), rows=True))
+        return League(int(ids[0][0]), guild_id, name)
 
     async def seasons(self, league_id: int) -> list[Season]:
         rows = await self.fetchall(
@@ -72,19 +73,17 @@ class LeaguesSQL(Driver):
 
     async def start_season(self, league_id: int, name: str, by: int | None) -> Season:
         """Open a season; Duplicate when one is open or the name was used in the league."""
-        async with self.transaction() as tx:
-            season_id = await tx.insert(
-                "INSERT INTO seasons (league_id, name, started_by, started_at)"
-                " VALUES (?, ?, ?, ?) RETURNING id", league_id, name, by, now())
-        season = await self.get_season(season_id)
+        (ids,) = await self.write(Write(
+            "INSERT INTO seasons (league_id, name, started_by, started_at)"
+            " VALUES (?, ?, ?, ?) RETURNING id", (league_id, name, by, now()), rows=True))
+        season = await self.get_season(int(ids[0][0]))
         assert season is not None
         return season
 
     async def end_season(self, season_id: int, by: int | None) -> Season:
-        async with self.transaction() as tx:
-            await tx.execute(
-                "UPDATE seasons SET ended_at = ?, ended_by = ? WHERE id = ?"
-                " AND ended_at IS NULL", now(), by, season_id)
+        await self.execute(
+            "UPDATE seasons SET ended_at = ?, ended_by = ? WHERE id = ?"
+            " AND ended_at IS NULL", now(), by, season_id)
         season = await self.get_season(season_id)
         assert season is not None
         return season
@@ -97,18 +96,16 @@ class LeaguesSQL(Driver):
 
     async def register(self, season_id: int, user_id: int, name: str) -> None:
         """Register (or re-register after leaving) a member for a season."""
-        async with self.transaction() as tx:
-            await tx.execute(
-                "INSERT INTO registrations (season_id, user_id, name, joined_at)"
-                " VALUES (?, ?, ?, ?) ON CONFLICT (season_id, user_id) DO UPDATE"
-                " SET left_at = NULL, name = excluded.name, joined_at = excluded.joined_at",
-                season_id, user_id, name, now())
+        await self.execute(
+            "INSERT INTO registrations (season_id, user_id, name, joined_at)"
+            " VALUES (?, ?, ?, ?) ON CONFLICT (season_id, user_id) DO UPDATE"
+            " SET left_at = NULL, name = excluded.name, joined_at = excluded.joined_at",
+            season_id, user_id, name, now())
 
     async def unregister(self, season_id: int, user_id: int) -> None:
-        async with self.transaction() as tx:
-            await tx.execute(
-                "UPDATE registrations SET left_at = ? WHERE season_id = ? AND user_id = ?",
-                now(), season_id, user_id)
+        await self.execute(
+            "UPDATE registrations SET left_at = ? WHERE season_id = ? AND user_id = ?",
+            now(), season_id, user_id)
 
     async def registrations(self, season_id: int, *, include_left: bool = False
                             ) -> list[Registration]:
@@ -174,21 +171,19 @@ class LeaguesSQL(Driver):
             raise ValueError(f"unknown league settings {sorted(bad)}")
         if not changes:
             return
-        async with self.transaction() as tx:
-            await tx.execute(
-                "INSERT INTO league_settings (league_id) VALUES (?)"
-                " ON CONFLICT (league_id) DO NOTHING", league_id)
-            sets = ", ".join(f"{k} = ?" for k in changes)
-            await tx.execute(f"UPDATE league_settings SET {sets} WHERE league_id = ?",
-                             *changes.values(), league_id)
+        sets = ", ".join(f"{k} = ?" for k in changes)
+        await self.write(
+            Write("INSERT INTO league_settings (league_id) VALUES (?)"
+                  " ON CONFLICT (league_id) DO NOTHING", (league_id,)),
+            Write(f"UPDATE league_settings SET {sets} WHERE league_id = ?",
+                  (*changes.values(), league_id)))
 
     async def claim_league_summary(self, league_id: int, seen: str | None, at: str) -> bool:
         """Mark the league's weekly summary posted at `at` if its last one is still `seen`
         (the value read): of processes racing to post it, one gets True."""
-        async with self.transaction() as tx:
-            changed = await tx.execute(
-                "UPDATE league_settings SET summary_at = ? WHERE league_id = ?"
-                " AND COALESCE(summary_at, '') = ?", at, league_id, seen or "")
+        changed = await self.execute(
+            "UPDATE league_settings SET summary_at = ? WHERE league_id = ?"
+            " AND COALESCE(summary_at, '') = ?", at, league_id, seen or "")
         return changed == 1
 
     async def league_channels(self, league_id: int) -> list[int]:
@@ -199,15 +194,14 @@ class LeaguesSQL(Driver):
 
     async def set_league_channel(self, league_id: int, channel_id: int, on: bool) -> bool:
         """Add or remove a table channel; -> whether anything changed."""
-        async with self.transaction() as tx:
-            if on:
-                changed = await tx.execute(
-                    "INSERT INTO league_channels (league_id, channel_id) VALUES (?, ?)"
-                    " ON CONFLICT (league_id, channel_id) DO NOTHING", league_id, channel_id)
-            else:
-                changed = await tx.execute(
-                    "DELETE FROM league_channels WHERE league_id = ? AND channel_id = ?",
-                    league_id, channel_id)
+        if on:
+            changed = await self.execute(
+                "INSERT INTO league_channels (league_id, channel_id) VALUES (?, ?)"
+                " ON CONFLICT (league_id, channel_id) DO NOTHING", league_id, channel_id)
+        else:
+            changed = await self.execute(
+                "DELETE FROM league_channels WHERE league_id = ? AND channel_id = ?",
+                league_id, channel_id)
         return changed == 1
 
     async def set_registration_prefs(self, season_id: int, user_id: int,
@@ -218,10 +212,9 @@ class LeaguesSQL(Driver):
         if not changes:
             return
         sets = ", ".join(f"{k} = ?" for k in changes)
-        async with self.transaction() as tx:
-            await tx.execute(
-                f"UPDATE registrations SET {sets} WHERE season_id = ? AND user_id = ?",
-                *changes.values(), season_id, user_id)
+        await self.execute(
+            f"UPDATE registrations SET {sets} WHERE season_id = ? AND user_id = ?",
+            *changes.values(), season_id, user_id)
 
     async def registration_prefs(self, season_id: int) -> list[RegistrationPrefs]:
         """The round preferences of the active registrations, in joining order."""
@@ -232,8 +225,7 @@ class LeaguesSQL(Driver):
                     (season_id,))]
 
     async def set_season_rounds(self, season_id: int, rounds: int | None) -> None:
-        async with self.transaction() as tx:
-            await tx.execute("UPDATE seasons SET rounds = ? WHERE id = ?", rounds, season_id)
+        await self.execute("UPDATE seasons SET rounds = ? WHERE id = ?", rounds, season_id)
 
     async def season_rounds(self, season_id: int) -> int | None:
         row = await self.fetchone("SELECT rounds FROM seasons WHERE id = ?", (season_id,))
@@ -281,10 +273,9 @@ class LeaguesSQL(Driver):
         return round_id, ids
 
     async def mark_round_begun(self, round_id: int, now: str) -> bool:
-        async with self.transaction() as tx:
-            changed = await tx.execute(
-                "UPDATE league_rounds SET begun_at = ? WHERE id = ? AND begun_at IS NULL",
-                now, round_id)
+        changed = await self.execute(
+            "UPDATE league_rounds SET begun_at = ? WHERE id = ? AND begun_at IS NULL",
+            now, round_id)
         return changed == 1
 
     async def round_games(self, round_id: int) -> list[tuple[int, int]]:
@@ -307,25 +298,21 @@ class LeaguesSQL(Driver):
                                 recorded_at: str | None, voided_at: str | None,
                                 awarded: bool) -> None:
         """Replace a league game's result and flags at once (placings None keeps them)."""
-        async with self.transaction() as tx:
-            await tx.execute(
-                "UPDATE league_games SET recorded_at = ?, voided_at = ?, awarded = ?"
-                " WHERE game_id = ?", recorded_at, voided_at, int(awarded), game_id)
-            if placings is not None:
-                await tx.execute("DELETE FROM league_results WHERE game_id = ?", game_id)
-                for p in placings:
-                    await tx.execute(
-                        "INSERT INTO league_results (game_id, user_id, seat, rank, coins, races)"
-                        " VALUES (?, ?, ?, ?, ?, ?)", game_id, *p)
+        steps = [Write("UPDATE league_games SET recorded_at = ?, voided_at = ?, awarded = ?"
+                       " WHERE game_id = ?", (recorded_at, voided_at, int(awarded), game_id))]
+        if placings is not None:
+            steps.append(Write("DELETE FROM league_results WHERE game_id = ?", (game_id,)))
+            steps += [Write("INSERT INTO league_results (game_id, user_id, seat, rank, coins,"
+                            " races) VALUES (?, ?, ?, ?, ?, ?)", (game_id, *p)) for p in placings]
+        await self.write(*steps)
 
     async def add_league_audit(self, *, league_id: int, season_id: int | None,
                                game_id: int | None, actor_id: int | None, action: str,
                                reason: str, detail: str, now: str) -> None:
-        async with self.transaction() as tx:
-            await tx.execute(
-                "INSERT INTO league_audit (league_id, season_id, game_id, actor_id, action,"
-                " reason, detail, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                league_id, season_id, game_id, actor_id, action, reason, detail, now)
+        await self.execute(
+            "INSERT INTO league_audit (league_id, season_id, game_id, actor_id, action,"
+            " reason, detail, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            league_id, season_id, game_id, actor_id, action, reason, detail, now)
 
     async def league_audit(self, league_id: int, limit: int = 20, *, action: str | None = None,
                            game_id: int | None = None) -> list[AuditRow]:
@@ -369,16 +356,14 @@ class LeaguesSQL(Driver):
     ) -> bool:
         """Store a league game's placings (user id, seat, rank, coins, races) once; False when
         the result was recorded already (then nothing is written)."""
-        async with self.transaction() as tx:
-            changed = await tx.execute(
-                "UPDATE league_games SET recorded_at = ? WHERE game_id = ?"
-                " AND recorded_at IS NULL", now(), game_id)
-            if changed != 1:
-                return False
-            for p in placings:
-                await tx.execute(
-                    "INSERT INTO league_results (game_id, user_id, seat, rank, coins, races)"
-                    " VALUES (?, ?, ?, ?, ?, ?)", game_id, *p)
+        try:
+            await self.write(
+                Write("UPDATE league_games SET recorded_at = ? WHERE game_id = ?"
+                      " AND recorded_at IS NULL", (now(), game_id), need=1),
+                *(Write("INSERT INTO league_results (game_id, user_id, seat, rank, coins, races)"
+                        " VALUES (?, ?, ?, ?, ?, ?)", (game_id, *p)) for p in placings))
+        except NotChanged:
+            return False
         return True
 
     async def league_results(self, *, season_id: int | None = None,
@@ -428,7 +413,6 @@ class LeaguesSQL(Driver):
         return None if row is None or row[0] is None else int(row[0])
 
     async def set_season_turn_limit(self, season_id: int, seconds: int | None) -> None:
-        async with self.transaction() as tx:
-            await tx.execute("UPDATE seasons SET turn_limit = ? WHERE id = ?",
-                             seconds, season_id)
+        await self.execute("UPDATE seasons SET turn_limit = ? WHERE id = ?",
+                           seconds, season_id)
 

@@ -10,9 +10,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot.store.base import (
-    Duplicate,
     GameNotFound,
     VersionConflict,
+    Write,
     _dumps,
     now,
 )
@@ -53,38 +53,28 @@ class LogSQL(GamesSQL):
         """
         t = now()
         action_text, events_text = _dumps(action), _dumps(list(events))
-        async with self.transaction() as tx:
-            changed = await tx.fetchall(
-                "UPDATE games SET version = ?, updated_at = ?, revision = revision + 1"
-                " WHERE id = ? AND version = ? AND status = 'active' RETURNING revision",
-                seq, t, game_id, seq - 1,
-            )
-            if len(changed) != 1:
-                raise VersionConflict(f"game {game_id} is not at version {seq - 1}")
-            try:
-                await tx.execute(
-                    f"INSERT INTO actions ({ACTION_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    game_id, seq, action_text, actor_id, player, events_text,
-                    int(reveals), int(ends_turn), t,
-                )
-            except Duplicate as exc:
-                raise VersionConflict(f"action {seq} of game {game_id} exists") from exc
-            if snapshot is not None:
-                await tx.execute(
-                    "INSERT INTO snapshots (game_id, seq, state, created_at) VALUES (?, ?, ?, ?)"
-                    " ON CONFLICT (game_id, seq) DO UPDATE SET state = excluded.state,"
-                    " created_at = excluded.created_at",
-                    game_id, seq, _dumps(snapshot), t,
-                )
-            if status is not None:
-                await tx.execute(
-                    "UPDATE games SET status = ?, finished_at = ? WHERE id = ?",
-                    status.value, None if status.is_open else t, game_id,
-                )
-            for user_id, lines in dms:
-                await tx.execute(
-                    "INSERT INTO outbox (game_id, seq, user_id, lines, created_at)"
-                    " VALUES (?, ?, ?, ?, ?)", game_id, seq, user_id, _dumps(list(lines)), t)
+        steps = [
+            Write("UPDATE games SET version = ?, updated_at = ?, revision = revision + 1"
+                  " WHERE id = ? AND version = ? AND status = 'active' RETURNING revision",
+                  (seq, t, game_id, seq - 1), rows=True, need=1,
+                  refuse=VersionConflict(f"game {game_id} is not at version {seq - 1}")),
+            Write(f"INSERT INTO actions ({ACTION_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                  (game_id, seq, action_text, actor_id, player, events_text, int(reveals),
+                   int(ends_turn), t),
+                  duplicate=VersionConflict(f"action {seq} of game {game_id} exists")),
+        ]
+        if snapshot is not None:
+            steps.append(Write(
+                "INSERT INTO snapshots (game_id, seq, state, created_at) VALUES (?, ?, ?, ?)"
+                " ON CONFLICT (game_id, seq) DO UPDATE SET state = excluded.state,"
+                " created_at = excluded.created_at", (game_id, seq, _dumps(snapshot), t)))
+        if status is not None:
+            steps.append(Write("UPDATE games SET status = ?, finished_at = ? WHERE id = ?",
+                               (status.value, None if status.is_open else t, game_id)))
+        steps += [Write("INSERT INTO outbox (game_id, seq, user_id, lines, created_at)"
+                        " VALUES (?, ?, ?, ?, ?)", (game_id, seq, user_id, _dumps(list(lines)), t))
+                  for user_id, lines in dms]
+        changed, *_ = await self.write(*steps)
         row = action_row((game_id, seq, action_text, actor_id, player, events_text, reveals,
                        ends_turn, t))
         return row, int(changed[0][0])
@@ -150,22 +140,20 @@ class LogSQL(GamesSQL):
         """
         if keep < 0:
             raise ValueError("keep must be >= 0")
-        async with self.transaction() as tx:
-            # the version update comes first: it locks the game row and, with `expected`,
-            # is the compare-and-swap
-            if expected is None:
-                changed = await tx.execute(
-                    "UPDATE games SET version = ?, updated_at = ?, revision = revision + 1"
-                    " WHERE id = ?", keep, now(), game_id)
-            else:
-                changed = await tx.execute(
-                    "UPDATE games SET version = ?, updated_at = ?, revision = revision + 1"
-                    " WHERE id = ? AND version = ?", keep, now(), game_id, expected)
-            if changed != 1:
-                raise VersionConflict(f"game {game_id} is not at version {expected}")
-            removed = await tx.execute(
-                "DELETE FROM actions WHERE game_id = ? AND seq > ?", game_id, keep)
-            await tx.execute("DELETE FROM snapshots WHERE game_id = ? AND seq > ?", game_id, keep)
+        # the version update comes first: it locks the game row and, with `expected`, is
+        # the compare-and-swap
+        refuse = VersionConflict(f"game {game_id} is not at version {expected}")
+        if expected is None:
+            bump = Write("UPDATE games SET version = ?, updated_at = ?, revision = revision + 1"
+                         " WHERE id = ?", (keep, now(), game_id), need=1, refuse=refuse)
+        else:
+            bump = Write("UPDATE games SET version = ?, updated_at = ?, revision = revision + 1"
+                         " WHERE id = ? AND version = ?", (keep, now(), game_id, expected),
+                         need=1, refuse=refuse)
+        _, removed, _ = await self.write(
+            bump,
+            Write("DELETE FROM actions WHERE game_id = ? AND seq > ?", (game_id, keep)),
+            Write("DELETE FROM snapshots WHERE game_id = ? AND seq > ?", (game_id, keep)))
         return removed
 
     async def final_ranking(self, game_id: int) -> list[dict[str, Any]] | None:

@@ -40,23 +40,20 @@ class OutboxSQL(Driver):
         """Take a DM to send it; False when it was sent, or another sender holds it (a claim
         `stale_after` seconds old or older is taken over: 0 takes over any claim, even one made
         in the same millisecond)."""
-        async with self.transaction() as tx:
-            changed = await tx.execute(
-                "UPDATE outbox SET claimed_at = ?, attempts = attempts + 1 WHERE id = ?"
-                " AND sent_at IS NULL AND (claimed_at IS NULL OR claimed_at <= ?)",
-                now(), dm_id, now(stale_after))
+        changed = await self.execute(
+            "UPDATE outbox SET claimed_at = ?, attempts = attempts + 1 WHERE id = ?"
+            " AND sent_at IS NULL AND (claimed_at IS NULL OR claimed_at <= ?)",
+            now(), dm_id, now(stale_after))
         return changed == 1
 
     async def dm_done(self, dm_id: int, result: str = "sent") -> None:
         """The DM was delivered (or given up for good: 'dm_closed', 'failed')."""
-        async with self.transaction() as tx:
-            await tx.execute("UPDATE outbox SET sent_at = ?, result = ? WHERE id = ?",
-                             now(), result, dm_id)
+        await self.execute("UPDATE outbox SET sent_at = ?, result = ? WHERE id = ?",
+                           now(), result, dm_id)
 
     async def dm_release(self, dm_id: int) -> None:
         """Sending failed for now: another attempt may take it (until OUTBOX_ATTEMPTS)."""
-        async with self.transaction() as tx:
-            await tx.execute(
-                "UPDATE outbox SET claimed_at = NULL, result = 'retry' WHERE id = ?"
-                " AND sent_at IS NULL", dm_id)
+        await self.execute(
+            "UPDATE outbox SET claimed_at = NULL, result = 'retry' WHERE id = ?"
+            " AND sent_at IS NULL", dm_id)
 

@@ -24,15 +24,13 @@ class SettingsSQL(Driver):
         return (int(row[0]), str(row[1])) if row else None
 
     async def set_game_message(self, game_id: int, message_id: int, summary: str = "") -> None:
-        async with self.transaction() as tx:
-            t = now()
-            await tx.execute(
-                "INSERT INTO game_messages (game_id, message_id, summary, updated_at)"
-                " VALUES (?, ?, ?, ?) ON CONFLICT (game_id) DO UPDATE SET"
-                " message_id = excluded.message_id, summary = excluded.summary,"
-                " updated_at = excluded.updated_at",
-                game_id, message_id, summary, t,
-            )
+        await self.execute(
+            "INSERT INTO game_messages (game_id, message_id, summary, updated_at)"
+            " VALUES (?, ?, ?, ?) ON CONFLICT (game_id) DO UPDATE SET"
+            " message_id = excluded.message_id, summary = excluded.summary,"
+            " updated_at = excluded.updated_at",
+            game_id, message_id, summary, now(),
+        )
 
     async def turn_dm(self, user_id: int) -> bool:
         """The member asked for a DM when they must act."""
@@ -41,13 +39,12 @@ class SettingsSQL(Driver):
         return bool(row and row[0])
 
     async def set_turn_dm(self, user_id: int, on: bool) -> None:
-        async with self.transaction() as tx:
-            await tx.execute(
-                "INSERT INTO user_settings (user_id, turn_dm, updated_at) VALUES (?, ?, ?)"
-                " ON CONFLICT (user_id) DO UPDATE SET turn_dm = excluded.turn_dm,"
-                " updated_at = excluded.updated_at",
-                user_id, int(on), now(),
-            )
+        await self.execute(
+            "INSERT INTO user_settings (user_id, turn_dm, updated_at) VALUES (?, ?, ?)"
+            " ON CONFLICT (user_id) DO UPDATE SET turn_dm = excluded.turn_dm,"
+            " updated_at = excluded.updated_at",
+            user_id, int(on), now(),
+        )
 
 
     async def guild_clock(self, guild_id: int | None) -> dict[str, Any] | None:
@@ -59,11 +56,10 @@ class SettingsSQL(Driver):
         return json.loads(row[0]) if row and row[0] else None
 
     async def set_guild_clock(self, guild_id: int, clock: dict[str, Any] | None) -> None:
-        async with self.transaction() as tx:
-            await tx.execute(
-                "INSERT INTO guild_settings (guild_id, clock) VALUES (?, ?)"
-                " ON CONFLICT (guild_id) DO UPDATE SET clock = excluded.clock",
-                guild_id, None if clock is None else _dumps(clock))
+        await self.execute(
+            "INSERT INTO guild_settings (guild_id, clock) VALUES (?, ?)"
+            " ON CONFLICT (guild_id) DO UPDATE SET clock = excluded.clock",
+            guild_id, None if clock is None else _dumps(clock))
 
 
     # -- language settings (i18n) ---------------------------------------------------------
@@ -78,17 +74,16 @@ class SettingsSQL(Driver):
 
     async def set_language(self, scope: str, target_id: int, language: str | None) -> None:
         """Set (or with None clear) the language of a user or a guild."""
-        async with self.transaction() as tx:
-            if language is None:
-                await tx.execute(
-                    "DELETE FROM language_settings WHERE scope = ? AND target_id = ?",
-                    scope, target_id,
-                )
-            else:
-                await tx.execute(
-                    "INSERT INTO language_settings (scope, target_id, language, updated_at)"
-                    " VALUES (?, ?, ?, ?) ON CONFLICT (scope, target_id) DO UPDATE SET"
-                    " language = excluded.language, updated_at = excluded.updated_at",
-                    scope, target_id, language, now(),
-                )
+        if language is None:
+            await self.execute(
+                "DELETE FROM language_settings WHERE scope = ? AND target_id = ?",
+                scope, target_id,
+            )
+        else:
+            await self.execute(
+                "INSERT INTO language_settings (scope, target_id, language, updated_at)"
+                " VALUES (?, ?, ?, ?) ON CONFLICT (scope, target_id) DO UPDATE SET"
+                " language = excluded.language, updated_at = excluded.updated_at",
+                scope, target_id, language, now(),
+            )
 

@@ -62,9 +62,16 @@ async def _append(store: Store, gid: int, seq: int) -> None:
                        dms=[(11, [f"line {seq}"])])
 
 
+async def _settled(store: Store, gid: int) -> int:
+    """Once the writes the store has in hand are done (a write queues behind them), the game
+    is consistent; -> its version."""
+    await store.execute("UPDATE games SET updated_at = updated_at WHERE id = ?", gid)
+    return await _consistent(store, gid)
+
+
 async def _still_writes(store: Store, url: str, gid: int) -> None:
     """The store's next writes work, and commit: a new connection sees them."""
-    seq = await _consistent(store, gid) + 1
+    seq = await _settled(store, gid) + 1
     await _append(store, gid, seq)
     await store.set_status(gid, GameStatus.ENDED)
     other = await open_store(url)
@@ -126,6 +133,9 @@ async def test_sqlite_append_cancelled_while_waiting_is_all_or_nothing(sqlite_fi
     await _waiting(task, store._lock.locked)
     await _cancel(task)
     held.release()
+    # the append went to aiosqlite's thread as one call: the cancel could not split it, and
+    # once the lock was free it committed, whole
+    assert await _settled(store, gid) == 2
     await _still_writes(store, url, gid)
 
 
@@ -187,7 +197,7 @@ async def test_postgresql_append_cancelled_while_waiting_is_rolled_back(pg_url: 
         assert not task.done()
         await _cancel(task)
         await lock.rollback()
-        assert await _consistent(store, gid) == 1  # the cancelled append left nothing
+        assert await _settled(store, gid) == 1  # the cancelled append left nothing
         await _still_writes(store, pg_url, gid)
     finally:
         await other.close()
