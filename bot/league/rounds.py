@@ -96,7 +96,7 @@ class LeagueRounds(LeagueResults):
         try:
             round_id, ids = await self.store.create_league_round(
                 season_id=season.id, number=number, by=by, now=iso(now), start_by=start_by,
-                deadline=deadline, games=games)
+                deadline=deadline, games=games, sat_out=sitting)
         except ChannelBusy:
             raise LeagueError.said("league.err.table_taken") from None
         out = tuple(RoundTable(i, gid, ch, t.players, t.ai_seats)

@@ -244,11 +244,12 @@ class LeaguesSQL(Driver):
     async def create_league_round(
         self, *, season_id: int, number: int, by: int | None, now: str, start_by: str,
         deadline: str, games: Sequence[tuple[int, int, Sequence[Seat], dict[str, Any], int,
-                                             int]],
+                                             int]], sat_out: Sequence[int] = (),
     ) -> tuple[int, list[int]]:
         """One round and its lobbies in one transaction: games are (guild, channel, seats,
-        options, seed, table number). -> (round id, game ids). ChannelBusy when a channel
-        already has an open game (then nothing is written)."""
+        options, seed, table number); the members in `sat_out` sat this round out, which
+        was all they asked (their sit-out flag is cleared). -> (round id, game ids).
+        ChannelBusy when a channel already has an open game (then nothing is written)."""
         try:
             async with self.transaction() as tx:
                 round_id = await tx.insert(
@@ -268,6 +269,11 @@ class LeaguesSQL(Driver):
                         " table_no) VALUES (?, ?, ?, ?, ?)",
                         game_id, season_id, by, round_id, table_no)
                     ids.append(int(game_id))
+                if sat_out:
+                    marks = ", ".join("?" for _ in sat_out)
+                    await tx.execute(
+                        "UPDATE registrations SET sit_out = 0 WHERE season_id = ?"
+                        f" AND user_id IN ({marks})", season_id, *sat_out)
         except Duplicate as exc:
             raise ChannelBusy(str(exc)) from exc
         return round_id, ids

@@ -307,3 +307,16 @@ async def test_ai_seats_fill_a_table_and_never_earn_anything(store, leagues, gam
     assert sum(r.points for r in st.rows) in (12, 12.0)
     _, csv_text, _ = await leagues.export(lg)
     assert "AI 1" not in csv_text
+
+
+async def test_sit_out_lasts_only_the_next_round(store, leagues) -> None:
+    """`/league sitout` answers "You'll sit out the next round": the round formed next leaves
+    the member out, the one after draws them again."""
+    lg = await _league(leagues)
+    await leagues.set_sit_out(lg, 1, True)
+    r1 = await leagues.start_round(lg, MOD, guild_id=GUILD, seed=lambda: next(seeds))
+    assert r1.sitting_out == (1,) and 1 not in {u for t in r1.tables for u in t.players}
+    _, begun = await leagues.begin_round(lg, MOD, force=True)  # nobody came: all cancelled
+    assert all(t.cancelled for t in begun)
+    r2 = await leagues.start_round(lg, MOD, guild_id=GUILD, seed=lambda: next(seeds))
+    assert r2.sitting_out == () and 1 in {u for t in r2.tables for u in t.players}
