@@ -54,13 +54,9 @@ class LeagueResults(LeagueBase):
                                     int(entry.get("total", 0)), tuple(races.get(seat.name, ()))))
         last = len(ranking) + 1
         holders = {p.user_id for p in placings}
-        for seat_name, users in sorted((game.options.get("left") or {}).items()):
-            for uid in users if isinstance(users, list) else [users]:
-                uid = int(uid)
-                if uid > 0 and uid not in holders:
-                    holders.add(uid)
-                    placings.append(Placing(uid, seat_name, last, 0,
-                                            tuple(races.get(seat_name, ()))))
+        for uid, seat_name in _left_seats(game).items():
+            if uid not in holders:
+                placings.append(Placing(uid, seat_name, last, 0, tuple(races.get(seat_name, ()))))
         return placings
 
     async def record(self, game_id: int) -> Recorded | None:
@@ -226,8 +222,7 @@ class LeagueResults(LeagueBase):
         meta = game.options.get("league") or {}
         if game.status is GameStatus.LOBBY and meta.get("table"):
             members |= set(meta["table"])
-        for users in (game.options.get("left") or {}).values():
-            members |= {int(u) for u in (users if isinstance(users, list) else [users])}
+        members |= set(_left_seats(game))
         unknown = [u for u in order if u not in members]
         missing = [u for u in members if u not in order]
         if unknown or missing:
@@ -238,10 +233,13 @@ class LeagueResults(LeagueBase):
                 await stop(game)
             else:
                 await self.store.set_status(game_id, GameStatus.ENDED)
-        seats = {s.user_id: s.name for s in game.players}
+        # each member's seat: the one they hold, else the one they were kicked from (or
+        # quit); a member drawn for a lobby they never joined has none
+        seats = {**_left_seats(game), **{s.user_id: s.name for s in game.players
+                                          if s.user_id > 0}}
         races = await self._races(game_id)
         placings = [Placing(u, seats.get(u, f"member {u}"), i, 0,
-                            tuple(races.get(seats.get(u, ""), ())))
+                            tuple(races.get(seats[u], ())) if u in seats else ())
                     for i, u in enumerate(order, 1)]
         before = await self._season_games(season)
         await self.store.set_league_result(
@@ -280,3 +278,14 @@ class LeagueResults(LeagueBase):
         await self.audit(league, by=by, action="reopen", reason=reason, season=season,
                          game_id=game_id, detail=audit_detail(f"league.audit.reopened.{REOPEN_OUTCOMES[what]}"))
         return what
+
+
+def _left_seats(game: GameRow) -> dict[int, str]:
+    """Member -> the seat they left mid-game (kicked, or quit: the game's options list them
+    under `left`, by seat name)."""
+    out: dict[int, str] = {}
+    for seat_name, users in sorted((game.options.get("left") or {}).items()):
+        for uid in users if isinstance(users, list) else [users]:
+            if int(uid) > 0:
+                out.setdefault(int(uid), str(seat_name))
+    return out

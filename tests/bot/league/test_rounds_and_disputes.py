@@ -5,6 +5,8 @@ organiser role, weekly summaries."""
 
 from __future__ import annotations
 
+import csv
+import io
 import random
 from datetime import UTC, datetime, timedelta
 
@@ -320,3 +322,41 @@ async def test_sit_out_lasts_only_the_next_round(store, leagues) -> None:
     assert all(t.cancelled for t in begun)
     r2 = await leagues.start_round(lg, MOD, guild_id=GUILD, seed=lambda: next(seeds))
     assert r2.sitting_out == () and 1 in {u for t in r2.tables for u in t.players}
+
+
+def _csv_rows(csv_text: str) -> dict[int, dict[str, str]]:
+    """user id -> the export's row (one game in the season)."""
+    return {int(r["user_id"]): r for r in csv.DictReader(io.StringIO(csv_text))}
+
+
+async def _kicked_seat_with_races(leagues, games, seed: int) -> tuple[object, object, tuple]:
+    """A league game of members 1-3 in which member 3's seat picked races, then member 3 was
+    kicked (the seat plays on vacant); -> (league, game, the seat's races)."""
+    lg = await _league(leagues, [1, 2, 3], sub=False)
+    game, _ = await leagues.open_game(lg, guild_id=GUILD, channel_id=CHANNELS[0], opener_id=1,
+                                      opener_name="user1", is_mod=False, seed=seed)
+    for uid in (2, 3):
+        await games.join(CHANNELS[0], uid, f"user{uid}")
+    await games.start(CHANNELS[0], 1)
+    for _ in range(60):  # the seats pick their first races
+        if "user3" in await games.store.game_races(game.id):
+            break
+        await games.skip(CHANNELS[0], MOD)
+    races = tuple((await games.store.game_races(game.id))["user3"])
+    assert races
+    await games.kick(CHANNELS[0], MOD, 3)
+    return lg, game, races
+
+
+async def test_an_award_keeps_a_kicked_members_seat_and_races(store, leagues, games) -> None:
+    lg, game, races = await _kicked_seat_with_races(leagues, games, seed=21)
+    rec = await leagues.award(lg, MOD, game.id, [3, 1, 2], "dispute",
+                              stop=lambda g: games.end(g.channel_id, MOD))
+    kicked = next(p for p in rec.placings if p.user_id == 3)
+    assert (kicked.seat, kicked.races, kicked.rank) == ("user3", races, 1)
+    _, csv_text, _ = await leagues.export(lg)
+    row = _csv_rows(csv_text)[3]
+    assert (row["seat"], row["races"], row["status"]) == ("user3", " ".join(races), "awarded")
+    card = await leagues.player(lg, 3)
+    (played, rank, _n), = card.games
+    assert rank == 1 and next(p for p in played.placings if p.user_id == 3).races == races
