@@ -228,6 +228,10 @@ class LeagueResults(LeagueBase):
         if unknown or missing:
             raise LeagueError.said("league.err.name_every", game=game_id,
                                    members=", ".join(f"<@{u}>" for u in sorted(members)))
+        # a game played to its end keeps the coins it was played to; one stopped has none
+        coins: dict[int, int] = {}
+        if game.status is GameStatus.FINISHED:
+            coins = {p.user_id: p.coins for p in await self.played_placings(game) or ()}
         if game.status.is_open:
             if stop is not None:
                 await stop(game)
@@ -238,7 +242,7 @@ class LeagueResults(LeagueBase):
         seats = {**_left_seats(game), **{s.user_id: s.name for s in game.players
                                           if s.user_id > 0}}
         races = await self._races(game_id)
-        placings = [Placing(u, seats.get(u, f"member {u}"), i, 0,
+        placings = [Placing(u, seats.get(u, f"member {u}"), i, coins.get(u, 0),
                             tuple(races.get(seats[u], ())) if u in seats else ())
                     for i, u in enumerate(order, 1)]
         before = await self._season_games(season)

@@ -360,3 +360,23 @@ async def test_an_award_keeps_a_kicked_members_seat_and_races(store, leagues, ga
     card = await leagues.player(lg, 3)
     (played, rank, _n), = card.games
     assert rank == 1 and next(p for p in played.placings if p.user_id == 3).races == races
+
+
+async def test_an_award_of_a_finished_game_keeps_the_coins_it_was_played_to(
+        store, leagues, games) -> None:
+    lg = await _league(leagues, [1, 2, 3], sub=False)
+    game, _ = await leagues.open_game(lg, guild_id=GUILD, channel_id=CHANNELS[0], opener_id=1,
+                                      opener_name="user1", is_mod=False, seed=5)
+    for uid in (2, 3):
+        await games.join(CHANNELS[0], uid, f"user{uid}")
+    await games.start(CHANNELS[0], 1)
+    await _play_out(games, CHANNELS[0])
+    played = {p.user_id: p for p in (await leagues.player(lg, 1)).games[0][0].placings}
+    assert len({p.coins for p in played.values()}) > 1  # (seed 5: 12, 5 and 5 coins)
+    order = sorted(played, key=lambda u: played[u].rank, reverse=True)  # the last one wins
+    rec = await leagues.award(lg, MOD, game.id, order, "dispute settled")
+    assert [(p.user_id, p.rank, p.coins) for p in rec.placings] == [
+        (u, i, played[u].coins) for i, u in enumerate(order, 1)]
+    _, csv_text, _ = await leagues.export(lg)
+    rows = _csv_rows(csv_text)
+    assert {u: int(rows[u]["coins"]) for u in order} == {u: played[u].coins for u in order}
