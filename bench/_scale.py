@@ -104,9 +104,9 @@ def _tree_cpu(pid: int) -> float:
 
 
 async def _count_actions(url: str) -> int:
-    from bot.store import Store
+    from bot.store import open_store
 
-    store = await Store.open(url)
+    store = await open_store(url)
     try:
         return int((await store.fetchone("SELECT COUNT(*) FROM actions"))[0])
     finally:

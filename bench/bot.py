@@ -113,10 +113,10 @@ async def _floor(db: Path, tmp: str) -> tuple[int, float]:
     """Every game stored in `db` replayed through engine.apply + Store.append into a fresh
     SQLite file: (actions, CPU seconds of this process for them)."""
     import engine
-    from bot.store import Store
+    from bot.store import open_store
 
-    src = await Store.open(str(db))
-    dst = await Store.open(str(Path(tmp) / "floor.db"))
+    src = await open_store(str(db))
+    dst = await open_store(str(Path(tmp) / "floor.db"))
     n, cpu = 0, 0.0
     try:
         for (game_id,) in await src.fetchall("SELECT id FROM games WHERE version > 0"):
@@ -277,9 +277,9 @@ async def main_async(args: argparse.Namespace) -> int:
 
 
 async def _stored_actions(db: Path) -> int:
-    from bot.store import Store
+    from bot.store import open_store
 
-    store = await Store.open(str(db))
+    store = await open_store(str(db))
     try:
         return int((await store.fetchall("SELECT COUNT(*) FROM actions"))[0][0])
     finally:

@@ -2,7 +2,7 @@
 
 python bench/league.py [--games 2000] [--players 60] [--repeat 7]
 
-Ratings are never stored (bot.ratings): every `/league standings` folds OpenSkill over the
+Ratings are never stored (bot.league.ratings): every `/league standings` folds OpenSkill over the
 season's games. This prints the median time of that fold for a large season (--games games of
 3-5 players drawn from --players members), of the whole standings table (points, wins, ranks
 and the fold), of forming one round's tables for all members with a season of history, and,
@@ -21,9 +21,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.ratings import recompute  # noqa: E402
-from bot.standings import Placing, PlayedGame, build_table, placement_points, results  # noqa: E402
-from bot.tables import Candidate, form_tables, met_counts  # noqa: E402
+from bot.league.ratings import recompute  # noqa: E402
+from bot.league.standings import Placing, PlayedGame, build_table, placement_points, results  # noqa: E402
+from bot.league.tables import Candidate, form_tables, met_counts  # noqa: E402
 
 
 def season(n_games: int, n_players: int, seed: int = 1) -> list[PlayedGame]:

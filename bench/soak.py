@@ -45,7 +45,7 @@ from fakediscord import FakeDiscord  # noqa: E402
 
 import engine  # noqa: E402
 from bot.dbtools import replay_game  # noqa: E402
-from bot.store import GameStatus, Store  # noqa: E402
+from bot.store import GameStatus, open_store  # noqa: E402
 
 
 def told_done(reply: Any) -> bool:
@@ -251,7 +251,7 @@ async def soak(games: int, *, seed: int = 1, every: tuple[float, float] = (2.0, 
 
 async def _verify(url: str, acks: dict[tuple[int, int], list[dict[str, Any]]],
                   game_ids: list[int], report: SoakReport) -> None:
-    store = await Store.open(url)
+    store = await open_store(url)
     try:
         for (gid, seq), actions in sorted(acks.items()):
             if len(actions) > 1:

@@ -32,7 +32,7 @@ from bot.game.service import GameService
 from bot.language import Languages, of_game
 from bot.league import LeagueService
 from bot.settings import Settings
-from bot.store import GameRow, Store
+from bot.store import GameRow, Store, open_store
 from bot.translator import CatalogTranslator
 from bot.ui import is_moderator, report_error
 
@@ -173,7 +173,7 @@ class SmallWorldBot(commands.Bot):
         await self.close()
 
     async def setup_hook(self) -> None:
-        self.store = await Store.open(self.settings.database_url)
+        self.store = await open_store(self.settings.database_url)
         log.info("store open at %s", self.store.path)
         self.service = GameService(self.store, clock=self.settings.clock_rules())
         self.languages = Languages(self.store)

@@ -11,7 +11,15 @@ from typing import Any
 
 import engine
 from bot.seats import start_state
-from bot.store import TABLES, GameStatus, SqliteStore, Store, StoreError, _dumps
+from bot.store import (
+    TABLES,
+    GameStatus,
+    SqliteStore,
+    Store,
+    StoreError,
+    _dumps,
+    open_store,
+)
 
 
 @dataclass(slots=True)
@@ -73,9 +81,9 @@ async def copy_database(src_url: str, dst_url: str,
                         say: Callable[[str], None] = lambda _s: None) -> CopyReport:
     """Copy every table of one installation into an empty other one (any two dialects),
     then check the copy row by row and replay every game in it."""
-    src = await Store.open(src_url)
+    src = await open_store(src_url)
     try:
-        dst = await Store.open(dst_url)
+        dst = await open_store(dst_url)
         try:
             for table in TABLES:
                 if await dst.count_rows(table):
@@ -126,7 +134,7 @@ async def backup(url: str, path: str) -> str:
     """Back up the database at `url` into the file `path`; -> a sentence for the operator."""
     from pathlib import Path
 
-    store = await Store.open(url)
+    store = await open_store(url)
     try:
         if isinstance(store, SqliteStore):
             if Path(path).exists():

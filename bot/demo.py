@@ -27,7 +27,7 @@ from bot.game.autoplay import AutoPlayer
 from bot.game.results import Outcome
 from bot.game.service import GameService
 from bot.seats import AI_LEVELS, MAX_PLAYERS, MIN_PLAYERS
-from bot.store import Store
+from bot.store import open_store
 
 DEMO_CHANNEL = 1
 DEMO_USER = 1
@@ -62,7 +62,7 @@ async def play(players: int = 3, level: str = "mixed", seed: int | None = None) 
     seed = random.SystemRandom().randrange(1, 2**31) if seed is None else seed
     demo = Demo()
     with tempfile.TemporaryDirectory(prefix="smallworld-demo-") as tmp:
-        store = await Store.open(str(Path(tmp) / "demo.db"))
+        store = await open_store(str(Path(tmp) / "demo.db"))
         try:
             service = GameService(store, rng=random.Random(seed), clock=ClockRules(ai_delay=0))
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import engine
 import i18n
-from bot.store import GameRow
+from bot.store.rows import GameRow
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 5

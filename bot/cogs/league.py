@@ -5,7 +5,7 @@ with `/league settings`) create leagues, start seasons and rounds, and void, awa
 games; every change is answered in the channel and written to the league's audit log
 (`/league audit`). Members register, state their availability, sit a round out, and see
 everything public: standings (picture and text), player pages, the export, the audit log.
-See bot.league for the season flow and bot.standings for the formulas.
+See bot.league for the season flow and bot.league.standings for the formulas.
 """
 
 from __future__ import annotations
@@ -45,9 +45,9 @@ from bot.league import (
     TableBegun,
     parse_iso,
 )
-from bot.ratings import sparkline
+from bot.league.ratings import sparkline
+from bot.league.tables import WEEKDAYS, days_text
 from bot.store import GameRow
-from bot.tables import WEEKDAYS, days_text
 from bot.ui import NO_MENTIONS, display_name, is_moderator, send
 from render.standings import StandingsLine, standings_png
 

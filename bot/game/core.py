@@ -29,12 +29,12 @@ import engine
 from bot.clock import ClockRules
 from bot.errors import NoGameHere, ServiceError
 from bot.game.moves import dump
-from bot.seats import auto_level
 from bot.game.panel import Panel, build_panel, targets
 from bot.game.recent import RecentLog
 from bot.game.results import Loaded, Outcome, mark
 from bot.game.session import DmLanguage, FinishListener, Hooks, Session, rebuild
 from bot.game.stints import stint
+from bot.seats import auto_level
 from bot.store import GameRow, GameStatus, Store, StoreUnavailable
 
 log = logging.getLogger(__name__)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import engine
 from bot.game.service import GameService
-from bot.store import Store
+from bot.store import open_store
 
 USERS = {"ann": 1, "bob": 2, "cid": 3}
 
@@ -47,7 +47,7 @@ async def test_what_another_service_wrote_is_seen(tmp_path: Path) -> None:
     """Two services on two connections to one file take turns acting; after every action
     each answers exactly as a service that keeps nothing."""
     db = str(tmp_path / "two.db")
-    stores = [await Store.open(db) for _ in range(3)]
+    stores = [await open_store(db) for _ in range(3)]
     a, b, fresh_store = stores
     svcs = [GameService(a, rng=random.Random(1)), GameService(b, rng=random.Random(1))]
     try:
@@ -90,7 +90,7 @@ async def test_an_undo_and_new_actions_by_another_service_are_seen(tmp_path: Pat
     """Service A keeps the tail at version v; service B takes A's last action back and makes a
     different one, so the game is at version v again with another log: A must see B's."""
     db = str(tmp_path / "undo.db")
-    a_store, b_store, fresh_store = [await Store.open(db) for _ in range(3)]
+    a_store, b_store, fresh_store = [await open_store(db) for _ in range(3)]
     a, b = GameService(a_store), GameService(b_store)
     try:
         game_id = await _game(a)
@@ -116,7 +116,7 @@ async def test_an_undo_and_new_actions_by_another_service_are_seen(tmp_path: Pat
 
 
 async def test_an_own_undo_drops_the_kept_actions(tmp_path: Path) -> None:
-    store = await Store.open(str(tmp_path / "own.db"))
+    store = await open_store(str(tmp_path / "own.db"))
     svc = GameService(store)
     try:
         game_id = await _game(svc)

@@ -18,7 +18,7 @@ from bot.errors import LobbyError, NotAllowed, NotYourTurn
 from bot.game.autoplay import AutoPlayer
 from bot.game.results import Outcome
 from bot.game.service import GameService
-from bot.store import GameStatus, Store
+from bot.store import GameStatus, Store, open_store
 
 CH = 2000
 ANN, BOB, MOD = 1, 2, 500
@@ -27,7 +27,7 @@ COINS = re.compile(r"\d+\**\s*coins?\b(?! on it)|you now have|income", re.IGNORE
 
 @pytest.fixture
 async def store(tmp_path: Path):
-    s = await Store.open(str(tmp_path / "ai.db"))
+    s = await open_store(str(tmp_path / "ai.db"))
     yield s
     await s.close()
 
@@ -206,7 +206,7 @@ async def test_a_deadline_that_passed_while_down_fires_at_start(store: Store,
         out = await service.start(CH, ANN)
     # the bot is down now; the limit passes
     await asyncio.sleep(2.2)
-    again = await Store.open(str(tmp_path / "ai.db"))
+    again = await open_store(str(tmp_path / "ai.db"))
     try:
         t2 = Table(again, rules)
         started = time.monotonic()

@@ -11,7 +11,7 @@ import pytest
 
 from bot.clock import ClockConfig, Deadline, Scheduler, duration, format_duration, turn_rows
 from bot.settings import Settings
-from bot.store import Seat, Store
+from bot.store import Seat, Store, open_store
 
 
 @pytest.mark.parametrize(("text", "seconds"), [
@@ -49,14 +49,6 @@ def test_settings_read_durations() -> None:
     assert rules.survivor_limit == 90 and rules.min_limit == 1 and rules.ai_delay == 0
 
 
-@pytest.fixture
-async def store(db_url: str):
-    """Every deadline test runs on SQLite and on PostgreSQL (bot.store owns the clock's SQL)."""
-    s = await Store.open(db_url)
-    yield s
-    await s.close()
-
-
 async def _game(store: Store, channel: int = 5) -> int:
     game = await store.create_game(guild_id=1, channel_id=channel, seed=3,
                                    players=[Seat(1, "ann"), Seat(2, "bob")])
@@ -83,7 +75,7 @@ async def test_deadlines_sync_keep_and_replace(store: Store) -> None:
 
 async def test_claim_is_atomic_and_fires_once(store: Store, db_url: str) -> None:
     gid = await _game(store)
-    other = await Store.open(db_url)  # a second process on the same database
+    other = await open_store(db_url)  # a second process on the same database
     try:
         await store.sync_deadlines(gid, turn_rows(gid, "ann", "k", ClockConfig(limit=60), 0.0))
         assert await store.next_deadline(300) == 30.0
@@ -110,11 +102,11 @@ async def test_claim_is_atomic_and_fires_once(store: Store, db_url: str) -> None
 
 async def test_deadlines_survive_a_reopen(db_url: str) -> None:
     path = db_url
-    s = await Store.open(path)
+    s = await open_store(path)
     gid = await _game(s)
     await s.sync_deadlines(gid, [Deadline(gid, "turn", "ann", "k", 123.0)])
     await s.close()
-    s = await Store.open(path)
+    s = await open_store(path)
     try:
         assert [(d.kind, d.due_at) for d in await s.deadlines(gid)] == [("turn", 123.0)]
         assert [d.kind for d in await s.claim_due(time.time(), 300)] == ["turn"]

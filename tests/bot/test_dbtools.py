@@ -17,7 +17,7 @@ import engine
 from bot.dbtools import replay_game
 from bot.game.service import GameService
 from bot.league import LeagueService
-from bot.store import TABLES, GameStatus, Store
+from bot.store import TABLES, GameStatus, open_store
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -43,7 +43,7 @@ async def _play(service: GameService, channel: int, seed: int, steps: int) -> in
 async def _installation(url: str) -> dict[int, dict]:
     """A small live installation: a league with a season, three games part-played, a lobby;
     -> game id -> its current engine state."""
-    store = await Store.open(url)
+    store = await open_store(url)
     try:
         leagues = LeagueService(store)
         lg = await leagues.create_league(1, "Friday", 9)
@@ -74,7 +74,7 @@ async def test_migrate_sqlite_to_postgresql_verified_by_replay(tmp_path: Path,
     proc = _cli("migrate", "--from", src, "--to", pg_url)
     assert proc.returncode == 0, proc.stderr
     assert "verified" in proc.stdout and "all match their snapshots" in proc.stdout
-    lite, pg = await Store.open(src), await Store.open(pg_url)
+    lite, pg = await open_store(src), await open_store(pg_url)
     try:
         for table in TABLES:
             assert await pg.count_rows(table) == await lite.count_rows(table), table
@@ -113,7 +113,7 @@ async def test_migrate_reports_a_log_that_does_not_replay(tmp_path: Path, pg_url
 
 async def test_replay_of_every_game_matches(db_url: str) -> None:
     states = await _installation(db_url)
-    store = await Store.open(db_url)
+    store = await open_store(db_url)
     try:
         for gid, state in states.items():
             rep = await replay_game(store, gid)
@@ -130,7 +130,7 @@ async def test_backup_sqlite_is_a_consistent_copy(tmp_path: Path) -> None:
     proc = _cli("backup", str(target), "--database", f"sqlite:///{db}")
     assert proc.returncode == 0, proc.stderr
     assert f"to {target}" in proc.stdout
-    copy = await Store.open(str(target))
+    copy = await open_store(str(target))
     try:
         for gid, state in states.items():
             assert engine.dump_state(await GameService(copy).rebuild(gid)) == state

@@ -18,7 +18,7 @@ from bot.app import SmallWorldBot
 from bot.export import export_game
 from bot.game.service import GameService
 from bot.settings import Settings
-from bot.store import Store
+from bot.store import open_store
 
 ROOT = Path(__file__).resolve().parents[2]
 CH = 4000
@@ -66,7 +66,7 @@ def _keys(obj) -> set[str]:
 
 
 async def test_finished_game_export_replays_exactly(db_url: str, tmp_path: Path) -> None:
-    store = await Store.open(db_url)
+    store = await open_store(db_url)
     try:
         service = GameService(store, rng=random.Random(0))
         gid = await _play(service, seed=21, until_finished=True)
@@ -80,7 +80,7 @@ async def test_finished_game_export_replays_exactly(db_url: str, tmp_path: Path)
 
 
 async def test_running_game_export_replays_without_secrets(tmp_path: Path) -> None:
-    store = await Store.open(str(tmp_path / "run.db"))
+    store = await open_store(str(tmp_path / "run.db"))
     try:
         service = GameService(store, rng=random.Random(0))
         gid = await _play(service, seed=8, until_finished=False)

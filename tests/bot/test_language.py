@@ -8,11 +8,11 @@ from types import SimpleNamespace
 import discord
 
 from bot.language import Languages, of_game, parse
-from bot.store import Store
+from bot.store import open_store
 
 
 async def test_choice_then_locale_then_fallback_then_server(tmp_path: Path) -> None:
-    store = await Store.open(f"sqlite:///{tmp_path / 'lang.db'}")
+    store = await open_store(f"sqlite:///{tmp_path / 'lang.db'}")
     try:
         langs = Languages(store)
         assert await langs.for_user(1) == "en"

@@ -24,7 +24,7 @@ from fakediscord import FakeDiscord
 import i18n
 from bot.app import RESTARTING, SmallWorldBot
 from bot.settings import Settings
-from bot.store import Store
+from bot.store import open_store
 
 ROOT = Path(__file__).resolve().parents[2]
 SETTING_KEYS = ("DISCORD_TOKEN", "DATABASE_URL", "MOD_ROLE_ID", "DEV_GUILD_ID", "LOG_LEVEL",
@@ -164,7 +164,7 @@ async def test_shutdown_finishes_the_action_in_hand(fake_discord: FakeDiscord,
         await fake.wait_for_reply(joined)  # the lobby message edited with bob in it
         await asyncio.wait_for(stopping, 30)
         assert f"<@{bob['id']}>" in lobby.content and f"<@{cid['id']}>" not in lobby.content
-    store = await Store.open(str(db))
+    store = await open_store(str(db))
     try:
         game = await store.last_game(fake.channel["id"] if isinstance(fake.channel, dict)
                                      else fake.channel.id)

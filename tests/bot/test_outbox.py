@@ -18,7 +18,7 @@ import engine
 from bot.app import SmallWorldBot
 from bot.game.service import GameService
 from bot.settings import Settings
-from bot.store import Seat, SqliteStore, Store
+from bot.store import Seat, SqliteStore, Store, open_store
 
 SEATS = (Seat(11, "ann"), Seat(22, "bob"))
 
@@ -30,7 +30,7 @@ async def _active(store: Store) -> int:
 
 
 async def test_outbox_claims(db_url: str) -> None:
-    store = await Store.open(db_url)
+    store = await open_store(db_url)
     try:
         gid = await _active(store)
         await store.append(gid, 1, {"do": "end"}, actor_id=11, player="ann",
@@ -62,7 +62,7 @@ async def _turns_with_dms(db: Path, channel_id: int, users: list[dict]
                           ) -> dict[int, list[tuple[str, ...]]]:
     """Play through the service alone (a bot that commits and dies before any DM) until at
     least two turns scored; -> user id -> the owed DMs' lines, one entry per DM."""
-    store = await Store.open(str(db))
+    store = await open_store(str(db))
     service = GameService(store, rng=random.Random(1))
     try:
         ids = [int(u["id"]) for u in users]
@@ -115,7 +115,7 @@ async def test_owed_dms_are_sent_after_restart_once(fake_discord: FakeDiscord,
             assert len(dms) == len(expected)  # one message per owed DM, after both restarts
             for dm, lines in zip(dms, expected, strict=True):
                 assert all(line in dm.content for line in lines)
-    store = await Store.open(str(db))
+    store = await open_store(str(db))
     try:
         assert await store.owed_dms(stale_after=0) == []
     finally:
@@ -151,7 +151,7 @@ async def test_resend_after_dying_between_send_and_note_is_one_dm(
         await _swept(fake, bot2)
     ids = [m.id for u in users for m in fake.dms_to(u)]
     assert first[0] in ids and len(ids) == len(set(ids)) == n_owed  # the resend was no new DM
-    store = await Store.open(str(db))
+    store = await open_store(str(db))
     try:
         assert await store.owed_dms(stale_after=0) == []
     finally:

@@ -16,14 +16,14 @@ import render
 from bot import pictures
 from bot.game.results import Outcome
 from bot.game.service import GameService
-from bot.store import Store
+from bot.store import open_store
 
 REAL_MAP_PNG = render.map_png
 
 
 @pytest.fixture
 async def service() -> AsyncIterator[GameService]:
-    store = await Store.open(":memory:")
+    store = await open_store(":memory:")
     svc = GameService(store, rng=random.Random(1))
     await svc.open_lobby(guild_id=1, channel_id=1, user_id=1, name="ann", seed=5)
     await svc.join(1, 2, "bob")

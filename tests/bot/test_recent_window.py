@@ -10,7 +10,7 @@ import pytest
 import engine
 from bot.game import recent as service_mod
 from bot.game.service import GameService
-from bot.store import Store
+from bot.store import open_store
 
 
 async def _answers(svc: GameService, game_id: int, user_of: dict[str, int],
@@ -24,7 +24,7 @@ async def _answers(svc: GameService, game_id: int, user_of: dict[str, int],
 
 async def test_a_short_window_answers_like_the_long_one(monkeypatch: pytest.MonkeyPatch
                                                         ) -> None:
-    store = await Store.open(":memory:")
+    store = await open_store(":memory:")
     svc = GameService(store, rng=random.Random(1))
     try:
         await svc.open_lobby(guild_id=1, channel_id=1, user_id=1, name="ann", seed=11)

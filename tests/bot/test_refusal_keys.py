@@ -21,7 +21,7 @@ import i18n
 from bot.errors import ServiceError
 
 ROOT = Path(__file__).resolve().parents[2]
-ALL = sorted((ROOT / "bot").rglob("*.py"))
+ALL = sorted((ROOT / "bot").rglob("*.py"))  # every package of the bot: cogs, league, store
 FILES = ALL
 # Parsed once at collection: CPython 3.11's ast.parse can fail with "recursion depth
 # mismatch" after other tests ran into a RecursionError (python/cpython#106905).

@@ -12,7 +12,7 @@ import pytest
 
 from bot.clock import Deadline
 from bot.settings import Settings
-from bot.store import Shards, Store, StoreUnavailable
+from bot.store import Shards, StoreUnavailable, open_store
 
 
 def test_shards_follow_discords_formula() -> None:
@@ -36,7 +36,7 @@ def test_settings_give_the_shards_of_this_process(tmp_path: Path,
 
 
 async def test_claims_and_next_deadline_keep_to_the_shards(db_url: str) -> None:
-    store = await Store.open(db_url)
+    store = await open_store(db_url)
     try:
         games = {}
         for n, guild in enumerate((0 << 22, 1 << 22, 2 << 22, 3 << 22, None)):
@@ -57,7 +57,7 @@ async def test_claims_and_next_deadline_keep_to_the_shards(db_url: str) -> None:
 
 
 async def test_the_league_summary_mark_is_taken_once(db_url: str) -> None:
-    store = await Store.open(db_url)
+    store = await open_store(db_url)
     try:
         league = await store.create_league(7, "L", 1)
         await store.set_league_settings(league.id, {"summary_channel": 9})
@@ -70,7 +70,7 @@ async def test_the_league_summary_mark_is_taken_once(db_url: str) -> None:
 
 
 async def test_sqlite_has_no_cross_process_lock(tmp_path: Path) -> None:
-    store = await Store.open(str(tmp_path / "one.db"))
+    store = await open_store(str(tmp_path / "one.db"))
     try:
         async with store.channel_lock(1), store.channel_lock(1):  # one process: nothing held
             pass
@@ -79,7 +79,7 @@ async def test_sqlite_has_no_cross_process_lock(tmp_path: Path) -> None:
 
 
 async def test_postgres_channel_lock_orders_two_pools(pg_url: str) -> None:
-    a, b = await Store.open(pg_url), await Store.open(pg_url)
+    a, b = await open_store(pg_url), await open_store(pg_url)
     try:
         order: list[str] = []
         async with a.channel_lock(5):

@@ -23,23 +23,10 @@ from bot.errors import (
 )
 from bot.game.service import GameService
 from bot.seats import engine_name
-from bot.store import GameStatus, Store
+from bot.store import GameStatus, Store, open_store
 
 CH = 1000
 ANN, BOB, CID, OUTSIDER, MOD = 1, 2, 3, 99, 500
-
-
-@pytest.fixture
-async def store(db_url: str):
-    """The service runs on both stores: SQLite and a real PostgreSQL."""
-    s = await Store.open(db_url)
-    yield s
-    await s.close()
-
-
-@pytest.fixture
-async def service(store: Store) -> GameService:
-    return GameService(store, rng=random.Random(0))
 
 
 async def _started(service: GameService, seed: int = 7, channel: int = CH):
@@ -290,7 +277,7 @@ async def test_undo_stops_at_turn_start(service: GameService) -> None:
 
 async def test_restart_loads_the_same_game(db_url: str) -> None:
     db = db_url
-    store = await Store.open(db)
+    store = await open_store(db)
     service = GameService(store)
     out = await _started(service)
     await _play_first_turn(service, out)
@@ -299,7 +286,7 @@ async def test_restart_loads_the_same_game(db_url: str) -> None:
     await service.act(CH, _uid(out, loaded.state.actor), extra)
     expected = await _dump(service)
     await store.close()
-    store2 = await Store.open(db)
+    store2 = await open_store(db)
     try:
         again = GameService(store2)
         assert await _dump(again) == expected

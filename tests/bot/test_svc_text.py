@@ -13,7 +13,7 @@ import i18n
 from bot import sentences, text
 from bot.errors import LobbyError, NotAllowed, RuleBroken
 from bot.game.service import GameService
-from bot.store import Store
+from bot.store import open_store
 from bot.ui import refusal_text
 from engine.errors import MESSAGES
 
@@ -23,7 +23,7 @@ ANN, BOB = 1, 2
 
 @pytest.fixture
 async def service(tmp_path: Path):
-    store = await Store.open(str(tmp_path / "svc.db"))
+    store = await open_store(str(tmp_path / "svc.db"))
     yield GameService(store, rng=random.Random(0))
     await store.close()
 

@@ -19,7 +19,7 @@ from bot.chat.views import (
     turn_view,
 )
 from bot.game.service import GameService
-from bot.store import Store
+from bot.store import open_store
 
 CH = 7
 
@@ -75,7 +75,7 @@ def test_rules_text_covers_every_race_and_power() -> None:
 
 @pytest.fixture
 async def service(tmp_path: Path):
-    store = await Store.open(str(tmp_path / "v.db"))
+    store = await open_store(str(tmp_path / "v.db"))
     svc = GameService(store, rng=random.Random(1))
     await svc.open_lobby(guild_id=1, channel_id=CH, user_id=1, name="ann", players=2, seed=5)
     await svc.join(CH, 2, "bob")

@@ -14,7 +14,7 @@ import i18n
 from bot.app import EXTENSIONS
 from bot.game.service import GameService
 from bot.league import LeagueService
-from bot.store import Store
+from bot.store import open_store
 from bot.translator import LOCALES, CatalogTranslator
 
 SUB = {1, 2}  # option types: SUB_COMMAND, SUB_COMMAND_GROUP
@@ -36,7 +36,7 @@ def valid_name(name: str) -> bool:
 @pytest.fixture
 async def payload(tmp_path: Path) -> list[dict]:
     bot = commands.Bot(command_prefix="!", intents=discord.Intents.default())
-    store = await Store.open(f"sqlite:///{tmp_path / 'cmds.db'}")
+    store = await open_store(f"sqlite:///{tmp_path / 'cmds.db'}")
     bot.store, bot.service = store, GameService(store)  # type: ignore[attr-defined]
     bot.leagues = LeagueService(store)  # type: ignore[attr-defined]
     try:

@@ -15,7 +15,7 @@ from bot.errors import RuleBroken
 from bot.game.moves import only_placement as _only_placement
 from bot.game.panel import Panel, Target
 from bot.game.service import GameService
-from bot.store import Store
+from bot.store import Store, open_store
 
 CH = 4242
 ANN, BOB, CID = 1, 2, 3
@@ -23,14 +23,10 @@ ANN, BOB, CID = 1, 2, 3
 
 @pytest.fixture
 async def store(tmp_path: Path):
-    s = await Store.open(str(tmp_path / "ux.db"))
+    """A SQLite file only (the shared `service` fixture runs on it)."""
+    s = await open_store(str(tmp_path / "ux.db"))
     yield s
     await s.close()
-
-
-@pytest.fixture
-async def service(store: Store) -> GameService:
-    return GameService(store, rng=random.Random(0))
 
 
 async def _started(service: GameService, n: int = 3, seed: int = 5):
@@ -237,7 +233,7 @@ async def test_living_message_and_turn_dm_settings_persist(store: Store, tmp_pat
     assert await store.turn_dm(ANN) is False
     await store.set_turn_dm(ANN, True)
     await store.close()
-    again = await Store.open(str(tmp_path / "ux.db"))
+    again = await open_store(str(tmp_path / "ux.db"))
     try:
         assert await again.turn_dm(ANN) is True
         assert await again.game_message(game.id) == (222, "summary two")

@@ -26,7 +26,7 @@ from fakediscord import FakeDiscord, Interaction, Message
 import engine
 from bot.game.results import Loaded
 from bot.game.service import GameService
-from bot.store import Store
+from bot.store import Store, open_store
 
 BUTTON_LABELS = {"end": "End turn", "roll": "Roll (Berserk)", "decline": "Decline…"}
 CONFIRM_LABELS = ("Yes, decline", "Yes, end turn")
@@ -49,7 +49,7 @@ class StateReader:
         self.service: GameService | None = None
 
     async def __aenter__(self) -> StateReader:
-        self.store = await Store.open(str(self.db))
+        self.store = await open_store(str(self.db))
         self.service = GameService(self.store)
         return self
 

@@ -26,7 +26,7 @@ import engine
 from bot.clock import Deadline, Scheduler
 from bot.errors import ServiceError, StaleVersion
 from bot.game.service import GameService
-from bot.store import Shards, Store, StoreUnavailable
+from bot.store import Shards, StoreUnavailable, open_store
 
 
 async def _go() -> None:
@@ -35,7 +35,7 @@ async def _go() -> None:
 
 
 async def race(args: dict[str, Any]) -> dict[str, Any]:
-    store = await Store.open(args["url"])
+    store = await open_store(args["url"])
     service = GameService(store)
     applied: list[list[Any]] = []
     refused: dict[str, int] = {}
@@ -70,7 +70,7 @@ async def race(args: dict[str, Any]) -> dict[str, Any]:
 
 
 async def deadlines(args: dict[str, Any]) -> dict[str, Any]:
-    store = await Store.open(args["url"])
+    store = await open_store(args["url"])
     fired: list[list[Any]] = []
 
     async def fire(row: Deadline) -> None:
@@ -91,7 +91,7 @@ async def deadlines(args: dict[str, Any]) -> dict[str, Any]:
 
 
 async def hold(args: dict[str, Any]) -> dict[str, Any]:
-    store = await Store.open(args["url"])
+    store = await open_store(args["url"])
     try:
         async with store.channel_lock(args["channel"]):
             print(json.dumps({"holding": args["channel"]}), flush=True)

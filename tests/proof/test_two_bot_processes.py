@@ -12,9 +12,8 @@ import sys
 from pathlib import Path
 
 import engine
-from bot.game.service import GameService
 from bot.seats import new_state
-from bot.store import Store
+from bot.store import open_store
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -34,7 +33,7 @@ async def test_two_bot_processes_share_the_games_by_shard() -> None:
     checked: list[int] = []
 
     async def replays(url: str) -> None:
-        store = await Store.open(url)
+        store = await open_store(url)
         try:
             for (gid,) in await store.fetchall("SELECT id FROM games WHERE version > 0"):
                 game = await store.get_game(gid)

@@ -25,11 +25,11 @@ from typing import Any
 import pytest
 
 import engine
-from bot import store_pg
 from bot.clock import Deadline
 from bot.game.service import GameService
 from bot.seats import new_state
-from bot.store import Shards, Store, StoreUnavailable
+from bot.store import Shards, StoreUnavailable, open_store
+from bot.store import postgres as store_pg
 
 WORKER = Path(__file__).with_name("scale_worker.py")
 ROOT = Path(__file__).resolve().parents[2]
@@ -85,7 +85,7 @@ async def _game(service: GameService, channel: int, guild: int = 1, seed: int = 
 
 
 async def test_concurrent_clicks_from_two_processes_apply_once_in_order(pg_url: str) -> None:
-    store = await Store.open(pg_url)
+    store = await open_store(pg_url)
     service = GameService(store, rng=random.Random(0))
     channels = list(range(101, 107))
     try:
@@ -131,7 +131,7 @@ async def _next_click(service: GameService, channel: int) -> tuple[int, dict[str
 @pytest.mark.parametrize("ending", ["release", "sigkill"])
 async def test_a_channel_held_by_another_process_waits_then_says_try_again(
         pg_url: str, monkeypatch: pytest.MonkeyPatch, ending: str) -> None:
-    store = await Store.open(pg_url)
+    store = await open_store(pg_url)
     service = GameService(store, rng=random.Random(0))
     try:
         gid = await _game(service, 201)
@@ -167,7 +167,7 @@ async def test_a_channel_held_by_another_process_waits_then_says_try_again(
 
 
 async def test_a_deadline_fires_once_in_a_process_of_its_shard(pg_url: str) -> None:
-    store = await Store.open(pg_url)
+    store = await open_store(pg_url)
     count = 2
     try:
         guild_of: dict[int, int | None] = {}

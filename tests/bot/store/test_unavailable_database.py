@@ -13,9 +13,9 @@ import asyncpg
 import pytest
 
 import engine
-from bot import store_pg
 from bot.game.service import GameService
-from bot.store import SqliteStore, Store, StoreUnavailable
+from bot.store import SqliteStore, Store, StoreUnavailable, open_store
+from bot.store import postgres as store_pg
 from bot.ui import STORE_BUSY, refusal_text
 
 CH = 77
@@ -93,7 +93,7 @@ async def test_full_disk_answers_try_again_and_recovers(tmp_path: Path) -> None:
 
 async def test_postgresql_connection_lost_mid_action(pg_url: str,
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
-    store = await Store.open(pg_url)
+    store = await open_store(pg_url)
     service = GameService(store, rng=random.Random(0))
     admin = await asyncpg.connect(pg_url)
     try:

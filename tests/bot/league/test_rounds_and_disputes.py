@@ -1,64 +1,27 @@
-"""bot.league rounds and disputes on a real SQLite file and a real PostgreSQL server, with the
-real GameService: tables and
-lobbies, the start window, no-shows replaced by substitutes or AI seats, a kicked member
-recorded last, void / award / re-open with the audit log, organiser role, weekly summaries,
-and results stored before this version rated by OpenSkill after the migration."""
+"""League rounds and disputes on a real SQLite file and a real PostgreSQL server, with the
+real GameService: tables and lobbies, the start window, no-shows replaced by substitutes or
+AI seats, a kicked member recorded last, void / award / re-open with the audit log,
+organiser role, weekly summaries."""
 
 from __future__ import annotations
 
+import csv
+import io
 import random
-import sqlite3
 from datetime import UTC, datetime, timedelta
-from importlib import resources
-from pathlib import Path
 
 import pytest
 
 import i18n
 from bot.game.service import GameService
 from bot.league import LeagueError, LeagueService, NotRegistered
-from bot.standings import build_table
-from bot.store import GameStatus, Store
+from bot.store import GameStatus
 
 GUILD = 10
 CHANNELS = [3001, 3002, 3003]
 MOD = 500
 PLAYERS = list(range(1, 8))  # seven members
 SUB = 50
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.t = datetime(2026, 11, 23, 18, 0, tzinfo=UTC)  # a Monday
-
-    def __call__(self) -> datetime:
-        return self.t
-
-
-@pytest.fixture
-async def store(db_url: str):
-    """Every test runs on SQLite and on PostgreSQL (bot.store owns the league SQL)."""
-    s = await Store.open(db_url)
-    yield s
-    await s.close()
-
-
-@pytest.fixture
-def clock() -> Clock:
-    return Clock()
-
-
-@pytest.fixture
-async def leagues(store: Store, clock: Clock) -> LeagueService:
-    return LeagueService(store, now=clock)
-
-
-@pytest.fixture
-async def games(store: Store, leagues: LeagueService) -> GameService:
-    svc = GameService(store, rng=random.Random(0))
-    svc.seat_checks.append(leagues.check_seat)
-    svc.finish_listeners.append(lambda game: leagues.record(game.id))
-    return svc
 
 
 async def _league(leagues: LeagueService, players=PLAYERS, *, channels=CHANNELS, sub=True,
@@ -317,41 +280,6 @@ async def test_due_rounds_for_the_ticker(store, leagues, clock) -> None:
                                                                        "Friday League")]
 
 
-async def test_results_from_before_the_migration_are_rated(tmp_path: Path) -> None:
-    """A database at migration 2 (the Elo version) with results: opening it migrates, and the
-    standings rate those results with OpenSkill."""
-    db = tmp_path / "old.db"
-    conn = sqlite3.connect(db)
-    conn.execute("CREATE TABLE schema_version (version INTEGER PRIMARY KEY, name TEXT NOT NULL,"
-                 " applied_at TEXT NOT NULL DEFAULT 'x')")
-    for n, name in ((1, "0001_init.sql"), (2, "0002_leagues.sql")):
-        conn.executescript(resources.files("bot.migrations").joinpath(name).read_text())
-        conn.execute("INSERT INTO schema_version (version, name) VALUES (?, ?)", (n, name))
-    conn.execute("INSERT INTO leagues (guild_id, name) VALUES (1, 'Old')")
-    conn.execute("INSERT INTO seasons (league_id, name) VALUES (1, 'S1')")
-    conn.execute("INSERT INTO games (channel_id, seed, status, finished_at) VALUES"
-                 " (5, 1, 'finished', '2026-01-01T00:00:00Z')")
-    conn.execute("INSERT INTO league_games (game_id, season_id, recorded_at) VALUES (1, 1, 'x')")
-    conn.executemany("INSERT INTO league_results (game_id, user_id, seat, rank, coins) VALUES"
-                     " (1, ?, ?, ?, ?)", [(7, "ann", 1, 30), (8, "bob", 2, 20)])
-    conn.commit()
-    conn.close()
-    store = await Store.open(str(db))
-    try:
-        assert await store.schema_version() >= 5
-        lg_service = LeagueService(store)
-        lg = await lg_service.league(1)
-        st = await lg_service.standings(lg, "S1")
-        from bot.standings import Placing, PlayedGame
-        expected = build_table([PlayedGame(1, 1, "t", (Placing(7, "ann", 1, 30),
-                                                       Placing(8, "bob", 2, 20)))])
-        assert [(r.user_id, r.rating) for r in st.rows] == [(r.user_id, r.rating)
-                                                            for r in expected]
-        assert st.rows[0].rating > st.rows[1].rating
-    finally:
-        await store.close()
-
-
 def test_round_turn_limit_fits_the_game_into_the_deadline() -> None:
     from bot.league import round_turn_limit
 
@@ -381,3 +309,74 @@ async def test_ai_seats_fill_a_table_and_never_earn_anything(store, leagues, gam
     assert sum(r.points for r in st.rows) in (12, 12.0)
     _, csv_text, _ = await leagues.export(lg)
     assert "AI 1" not in csv_text
+
+
+async def test_sit_out_lasts_only_the_next_round(store, leagues) -> None:
+    """`/league sitout` answers "You'll sit out the next round": the round formed next leaves
+    the member out, the one after draws them again."""
+    lg = await _league(leagues)
+    await leagues.set_sit_out(lg, 1, True)
+    r1 = await leagues.start_round(lg, MOD, guild_id=GUILD, seed=lambda: next(seeds))
+    assert r1.sitting_out == (1,) and 1 not in {u for t in r1.tables for u in t.players}
+    _, begun = await leagues.begin_round(lg, MOD, force=True)  # nobody came: all cancelled
+    assert all(t.cancelled for t in begun)
+    r2 = await leagues.start_round(lg, MOD, guild_id=GUILD, seed=lambda: next(seeds))
+    assert r2.sitting_out == () and 1 in {u for t in r2.tables for u in t.players}
+
+
+def _csv_rows(csv_text: str) -> dict[int, dict[str, str]]:
+    """user id -> the export's row (one game in the season)."""
+    return {int(r["user_id"]): r for r in csv.DictReader(io.StringIO(csv_text))}
+
+
+async def _kicked_seat_with_races(leagues, games, seed: int) -> tuple[object, object, tuple]:
+    """A league game of members 1-3 in which member 3's seat picked races, then member 3 was
+    kicked (the seat plays on vacant); -> (league, game, the seat's races)."""
+    lg = await _league(leagues, [1, 2, 3], sub=False)
+    game, _ = await leagues.open_game(lg, guild_id=GUILD, channel_id=CHANNELS[0], opener_id=1,
+                                      opener_name="user1", is_mod=False, seed=seed)
+    for uid in (2, 3):
+        await games.join(CHANNELS[0], uid, f"user{uid}")
+    await games.start(CHANNELS[0], 1)
+    for _ in range(60):  # the seats pick their first races
+        if "user3" in await games.store.game_races(game.id):
+            break
+        await games.skip(CHANNELS[0], MOD)
+    races = tuple((await games.store.game_races(game.id))["user3"])
+    assert races
+    await games.kick(CHANNELS[0], MOD, 3)
+    return lg, game, races
+
+
+async def test_an_award_keeps_a_kicked_members_seat_and_races(store, leagues, games) -> None:
+    lg, game, races = await _kicked_seat_with_races(leagues, games, seed=21)
+    rec = await leagues.award(lg, MOD, game.id, [3, 1, 2], "dispute",
+                              stop=lambda g: games.end(g.channel_id, MOD))
+    kicked = next(p for p in rec.placings if p.user_id == 3)
+    assert (kicked.seat, kicked.races, kicked.rank) == ("user3", races, 1)
+    _, csv_text, _ = await leagues.export(lg)
+    row = _csv_rows(csv_text)[3]
+    assert (row["seat"], row["races"], row["status"]) == ("user3", " ".join(races), "awarded")
+    card = await leagues.player(lg, 3)
+    (played, rank, _n), = card.games
+    assert rank == 1 and next(p for p in played.placings if p.user_id == 3).races == races
+
+
+async def test_an_award_of_a_finished_game_keeps_the_coins_it_was_played_to(
+        store, leagues, games) -> None:
+    lg = await _league(leagues, [1, 2, 3], sub=False)
+    game, _ = await leagues.open_game(lg, guild_id=GUILD, channel_id=CHANNELS[0], opener_id=1,
+                                      opener_name="user1", is_mod=False, seed=5)
+    for uid in (2, 3):
+        await games.join(CHANNELS[0], uid, f"user{uid}")
+    await games.start(CHANNELS[0], 1)
+    await _play_out(games, CHANNELS[0])
+    played = {p.user_id: p for p in (await leagues.player(lg, 1)).games[0][0].placings}
+    assert len({p.coins for p in played.values()}) > 1  # (seed 5: 12, 5 and 5 coins)
+    order = sorted(played, key=lambda u: played[u].rank, reverse=True)  # the last one wins
+    rec = await leagues.award(lg, MOD, game.id, order, "dispute settled")
+    assert [(p.user_id, p.rank, p.coins) for p in rec.placings] == [
+        (u, i, played[u].coins) for i, u in enumerate(order, 1)]
+    _, csv_text, _ = await leagues.export(lg)
+    rows = _csv_rows(csv_text)
+    assert {u: int(rows[u]["coins"]) for u in order} == {u: played[u].coins for u in order}

@@ -7,7 +7,7 @@ vacant seats never count, and a member whose seat was kicked or who quit counts 
   places they cover equally (two tied winners of a 3-player game get (12 + 6) / 2 = 9 each);
 - wins: a win shared by w players counts 1/w for each;
 - average rank: the rank among the counted players (ties share the better rank);
-- rating: OpenSkill Plackett–Luce (bot.ratings), shown as the ordinal μ − 3σ.
+- rating: OpenSkill Plackett–Luce (bot.league.ratings), shown as the ordinal μ − 3σ.
 Voided games are left out of everything. The table is sorted by points, then wins, then
 rating, then name.
 """
@@ -18,7 +18,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from bot.ratings import Ledger, Result, Skill, counted_ranks
+from bot.league.ratings import Ledger, Result, Skill, counted_ranks
 
 POINTS_FOR_FIRST = 12.0
 

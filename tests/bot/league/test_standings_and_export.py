@@ -1,4 +1,4 @@
-"""bot.standings and bot.league_export: points/wins/ranks by hand, AI and voided games left out, and
+"""bot.league.standings and bot.league.export: points/wins/ranks by hand, AI and voided games left out, and
 the CSV/JSON export rebuilds the bot's standings with nothing but csv + openskill."""
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from collections import defaultdict
 from openskill.models import PlackettLuce
 from PIL import Image
 
-from bot.league_export import COLUMNS, FORMAT, game_rows, to_csv, to_json
-from bot.standings import Placing, PlayedGame, build_table, placement_points, win_shares
+from bot.league.export import COLUMNS, FORMAT, game_rows, to_csv, to_json
+from bot.league.standings import Placing, PlayedGame, build_table, placement_points, win_shares
 from render.standings import StandingsLine, standings_png
 
 ANN, BOB, CID, DAN = 1, 2, 3, 4

@@ -1,4 +1,4 @@
-"""bot.tables: property tests of round table formation (sizes, everyone once, AI only when
+"""bot.league.tables: property tests of round table formation (sizes, everyone once, AI only when
 allowed, rematches and rating spread never worse than the plain sorted split)."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.tables import (
+from bot.league.tables import (
     Candidate,
     cost,
     days_text,

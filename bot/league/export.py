@@ -15,8 +15,8 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from bot.ratings import counted_ranks
-from bot.standings import PlayedGame, Row, placement_points
+from bot.league.ratings import counted_ranks
+from bot.league.standings import PlayedGame, Row, placement_points
 
 FORMAT = "smallworld-league/1"
 

@@ -1,10 +1,13 @@
 """bot.league on a real SQLite file and a real PostgreSQL server: leagues and seasons,
 registration, league lobbies, recording a finished game exactly once, standings numbers by hand
-and OpenSkill ratings checked against the library folded by the test itself."""
+and OpenSkill ratings checked against the library folded by the test itself, and results
+stored before OpenSkill rated by it after the migration."""
 
 from __future__ import annotations
 
-import random
+import sqlite3
+from importlib import resources
+from pathlib import Path
 
 import pytest
 from openskill.models import PlackettLuce
@@ -22,7 +25,7 @@ from bot.league import (
     placement_points,
     win_shares,
 )
-from bot.store import GameStatus, Seat, Store
+from bot.store import GameStatus, Seat, Store, open_store
 
 GUILD, OTHER_GUILD = 10, 11
 
@@ -40,27 +43,6 @@ def lib_ordinals(*games: list[tuple[int, int]]) -> dict[int, float]:
 
 CH = 2000
 ANN, BOB, CID, DAN, MOD = 1, 2, 3, 4, 500
-
-
-@pytest.fixture
-async def store(db_url: str):
-    """Every league test runs on SQLite and on PostgreSQL (bot.store owns all league SQL)."""
-    s = await Store.open(db_url)
-    yield s
-    await s.close()
-
-
-@pytest.fixture
-async def leagues(store: Store) -> LeagueService:
-    return LeagueService(store)
-
-
-@pytest.fixture
-async def games(store: Store, leagues: LeagueService) -> GameService:
-    svc = GameService(store, rng=random.Random(0))
-    svc.seat_checks.append(leagues.check_seat)
-    svc.finish_listeners.append(lambda game: leagues.record(game.id))
-    return svc
 
 
 async def _season(leagues: LeagueService, *members: int, name: str = "Spring 2026") -> League:
@@ -402,10 +384,45 @@ async def test_embed_and_texts(store: Store, leagues: LeagueService) -> None:
 
 def test_weekday_names_of_every_language_are_read() -> None:
     from bot.league import day_names
-    from bot.tables import parse_days
+    from bot.league.tables import parse_days
     for lang in i18n.LANGUAGES:
         names = day_names(lang)
         assert sorted(names.values()) == list(range(7)), lang  # seven distinct names
         said = " ".join(i18n.t(f"league.day.{d}", lang) for d in ("mon", "sat"))
         assert parse_days(said, names) == frozenset({0, 5}), lang
     assert parse_days("จ. ส.", day_names("th")) == frozenset({0, 5})
+
+
+async def test_results_from_before_the_migration_are_rated(tmp_path: Path) -> None:
+    """A database at migration 2 (the Elo version) with results: opening it migrates, and the
+    standings rate those results with OpenSkill."""
+    db = tmp_path / "old.db"
+    conn = sqlite3.connect(db)
+    conn.execute("CREATE TABLE schema_version (version INTEGER PRIMARY KEY, name TEXT NOT NULL,"
+                 " applied_at TEXT NOT NULL DEFAULT 'x')")
+    for n, name in ((1, "0001_init.sql"), (2, "0002_leagues.sql")):
+        conn.executescript(resources.files("bot.migrations").joinpath(name).read_text())
+        conn.execute("INSERT INTO schema_version (version, name) VALUES (?, ?)", (n, name))
+    conn.execute("INSERT INTO leagues (guild_id, name) VALUES (1, 'Old')")
+    conn.execute("INSERT INTO seasons (league_id, name) VALUES (1, 'S1')")
+    conn.execute("INSERT INTO games (channel_id, seed, status, finished_at) VALUES"
+                 " (5, 1, 'finished', '2026-01-01T00:00:00Z')")
+    conn.execute("INSERT INTO league_games (game_id, season_id, recorded_at) VALUES (1, 1, 'x')")
+    conn.executemany("INSERT INTO league_results (game_id, user_id, seat, rank, coins) VALUES"
+                     " (1, ?, ?, ?, ?)", [(7, "ann", 1, 30), (8, "bob", 2, 20)])
+    conn.commit()
+    conn.close()
+    store = await open_store(str(db))
+    try:
+        assert await store.schema_version() >= 5
+        lg_service = LeagueService(store)
+        lg = await lg_service.league(1)
+        st = await lg_service.standings(lg, "S1")
+        from bot.league.standings import Placing, PlayedGame
+        expected = build_table([PlayedGame(1, 1, "t", (Placing(7, "ann", 1, 30),
+                                                       Placing(8, "bob", 2, 20)))])
+        assert [(r.user_id, r.rating) for r in st.rows] == [(r.user_id, r.rating)
+                                                            for r in expected]
+        assert st.rows[0].rating > st.rows[1].rating
+    finally:
+        await store.close()

@@ -1,4 +1,4 @@
-"""bot.ratings against the openskill library's own API: same numbers for the same games, ties
+"""bot.league.ratings against the openskill library's own API: same numbers for the same games, ties
 and tie-breaks mapped to ranks, and a fold over the log equal to rating game by game."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from openskill.models import PlackettLuce
 
-from bot.ratings import Ledger, Result, Skill, counted_ranks, rate, recompute, sparkline
-from bot.standings import Placing, PlayedGame, build_table, results
+from bot.league.ratings import Ledger, Result, Skill, counted_ranks, rate, recompute, sparkline
+from bot.league.standings import Placing, PlayedGame, build_table, results
 
 
 def lib_rate(ratings: list[tuple[float, float]], ranks: list[int]) -> list[tuple[float, float]]:

@@ -27,14 +27,8 @@ from typing import Any
 
 import asyncpg
 
-from bot.store import (
-    TABLES,
-    Duplicate,
-    Store,
-    StoreUnavailable,
-    Tx,
-    _migrations,
-)
+from bot.store.base import TABLES, Duplicate, StoreUnavailable, Tx, _migrations
+from bot.store.interface import Store
 
 # a number both processes agree on: only one of them migrates at a time
 MIGRATION_LOCK = 0x5357_0001

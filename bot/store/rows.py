@@ -1,0 +1,296 @@
+"""The store's rows: what a read returns, as frozen dataclasses (never bare tuples), and the
+converters from a database row to them."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+
+class GameStatus(StrEnum):
+    LOBBY = "lobby"
+    ACTIVE = "active"
+    FINISHED = "finished"  # played to the end
+    ENDED = "ended"  # stopped by a moderator
+
+    @property
+    def is_open(self) -> bool:
+        return self in (GameStatus.LOBBY, GameStatus.ACTIVE)
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """A seat of a game: a member (user_id), or an AI player (user_id 0, `ai` its level)."""
+
+    user_id: int
+    name: str
+    ai: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"id": self.user_id, "name": self.name}
+        if self.ai:
+            d["ai"] = self.ai
+        return d
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> Seat:
+        ai = d.get("ai")
+        return cls(user_id=int(d["id"]), name=str(d["name"]), ai=str(ai) if ai else None)
+
+
+@dataclass(frozen=True, slots=True)
+class Shards:
+    """The gateway shards one process serves: `count` in all, `ids` of them here. Discord puts
+    a guild on shard (guild_id >> 22) % count (direct messages: shard 0)."""
+
+    count: int
+    ids: tuple[int, ...]
+
+    def __post_init__(self) -> None:
+        if self.count < 1 or not self.ids or any(not 0 <= i < self.count for i in self.ids):
+            raise ValueError(f"shards {self.ids} of {self.count} do not fit")
+
+    def serves(self, guild_id: int | None) -> bool:
+        return ((guild_id or 0) >> 22) % self.count in self.ids
+
+    def sql(self, column: str = "guild_id") -> tuple[str, list[int]]:
+        """A condition on a games row (and its parameters): the game is on these shards."""
+        marks = ", ".join("?" for _ in self.ids)
+        return (f"((COALESCE({column}, 0) >> 22) % ?) IN ({marks})", [self.count, *self.ids])
+
+
+@dataclass(frozen=True, slots=True)
+class GameRow:
+    id: int
+    guild_id: int | None
+    channel_id: int
+    status: GameStatus
+    board: str | None
+    seed: int
+    players: tuple[Seat, ...]
+    options: dict[str, Any]
+    opener_id: int | None
+    version: int
+    created_at: str
+    started_at: str | None
+    finished_at: str | None
+    # writes of the action log so far (append, undo): with the version it names one log
+    revision: int = 0
+
+    def seat_of(self, user_id: int) -> Seat | None:
+        if not user_id:  # AI and vacant seats hold user id 0: nobody's seat
+            return None
+        return next((s for s in self.players if s.user_id == user_id), None)
+
+    def seat_named(self, name: str) -> Seat | None:
+        return next((s for s in self.players if s.name == name), None)
+
+
+@dataclass(frozen=True, slots=True)
+class ActionRow:
+    game_id: int
+    seq: int
+    action: dict[str, Any]
+    actor_id: int | None
+    player: str | None
+    events: list[dict[str, Any]] = field(default_factory=list)
+    reveals: bool = False
+    ends_turn: bool = False
+    created_at: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class GameLog:
+    """What loading needs: the latest usable snapshot and the actions after it."""
+
+    game: GameRow
+    snapshot_seq: int
+    snapshot: dict[str, Any] | None
+    actions: tuple[ActionRow, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class OwedDM:
+    """A direct message the bot owes a player (see the outbox table)."""
+
+    id: int
+    game_id: int
+    channel_id: int
+    user_id: int
+    lines: tuple[str, ...]
+    attempts: int
+
+
+@dataclass(frozen=True, slots=True)
+class League:
+    id: int
+    guild_id: int
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class Season:
+    id: int
+    league_id: int
+    name: str
+    started_at: str
+    ended_at: str | None
+
+    @property
+    def is_open(self) -> bool:
+        return self.ended_at is None
+
+
+@dataclass(frozen=True, slots=True)
+class Registration:
+    user_id: int
+    name: str
+    joined_at: str
+    left_at: str | None
+
+    @property
+    def active(self) -> bool:
+        return self.left_at is None
+
+
+@dataclass(frozen=True, slots=True)
+class ResultRow:
+    """One recorded placing of a league game, with when the game finished."""
+
+    game_id: int
+    season_id: int
+    finished_at: str
+    user_id: int
+    seat: str
+    rank: int
+    coins: int
+    races: str = ""  # races picked in the game, space separated
+    round_no: int | None = None
+    voided: bool = False
+    awarded: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class RegistrationPrefs:
+    """An active registration's round preferences."""
+
+    user_id: int
+    name: str
+    days: str  # weekdays free, space separated ("any": every day)
+    sit_out: bool  # left out of the next round formed
+    substitute: bool  # seated only in place of a no-show
+
+
+@dataclass(frozen=True, slots=True)
+class RoundRow:
+    """A league round: its number in the season, its start window and deadline."""
+
+    id: int
+    season_id: int
+    number: int
+    started_by: int | None
+    started_at: str
+    start_by: str  # end of the start window
+    deadline: str  # every game's clock deadline
+    begun_at: str | None  # no-shows handled, games started
+
+    @property
+    def begun(self) -> bool:
+        return self.begun_at is not None
+
+
+@dataclass(frozen=True, slots=True)
+class LeagueGameFlags:
+    """A league game's tag: its season and round table, and the state of its result."""
+
+    season_id: int
+    round_id: int | None
+    table_no: int | None
+    recorded_at: str | None
+    voided_at: str | None
+    awarded: bool
+
+
+@dataclass(frozen=True, slots=True)
+class AuditRow:
+    """One entry of a league's audit log (actor None: the bot itself)."""
+
+    id: int
+    season_id: int | None
+    game_id: int | None
+    actor_id: int | None
+    action: str
+    reason: str
+    detail: str
+    at: str
+
+
+@dataclass(frozen=True, slots=True)
+class SummaryChannel:
+    """A league that posts a weekly summary: where, and when it last did."""
+
+    league: League
+    channel_id: int
+    summary_at: str | None
+
+
+GAME_COLUMNS = (
+    "id, guild_id, channel_id, status, board, seed, players, options, opener_id, version,"
+    " created_at, started_at, finished_at, revision"
+)
+ACTION_COLUMNS = "game_id, seq, action, actor_id, player, events, reveals, ends_turn, created_at"
+LEAGUE_COLUMNS = "id, guild_id, name"
+SEASON_COLUMNS = "id, league_id, name, started_at, ended_at"
+
+
+def game_row(row: Sequence[Any]) -> GameRow:
+    return GameRow(
+        id=row[0],
+        guild_id=row[1],
+        channel_id=row[2],
+        status=GameStatus(row[3]),
+        board=row[4],
+        seed=row[5],
+        players=tuple(Seat.from_json(p) for p in json.loads(row[6])),
+        options=json.loads(row[7]),
+        opener_id=row[8],
+        version=row[9],
+        created_at=row[10],
+        started_at=row[11],
+        finished_at=row[12],
+        revision=int(row[13]),
+    )
+
+
+def action_row(row: Sequence[Any]) -> ActionRow:
+    return ActionRow(
+        game_id=row[0],
+        seq=row[1],
+        action=json.loads(row[2]),
+        actor_id=row[3],
+        player=row[4],
+        events=json.loads(row[5]),
+        reveals=bool(row[6]),
+        ends_turn=bool(row[7]),
+        created_at=row[8],
+    )
+
+
+def league_row(row: Sequence[Any]) -> League:
+    return League(row[0], row[1], row[2])
+
+
+def season_row(row: Sequence[Any]) -> Season:
+    return Season(row[0], row[1], row[2], row[3], row[4])
+
+
+
+ROUND_COLUMNS = "id, season_id, number, started_by, started_at, start_by, deadline, begun_at"
+
+
+def round_row(row: Sequence[Any]) -> RoundRow:
+    return RoundRow(int(row[0]), int(row[1]), int(row[2]), row[3], str(row[4]), str(row[5]),
+                    str(row[6]), row[7])

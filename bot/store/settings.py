@@ -1,0 +1,89 @@
+"""Settings and the living message: a game's public message, members' turn DMs, a server's
+default clock, and user and server languages."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from bot.store.base import (
+    Driver,
+    _dumps,
+    now,
+)
+
+
+class SettingsSQL(Driver):
+    # -- the living message and member settings ---------------------------------------------
+
+    async def game_message(self, game_id: int) -> tuple[int, str] | None:
+        """The public message the game keeps current (lobby or turn panel): its id and the
+        text it keeps once retired."""
+        row = await self.fetchone(
+            "SELECT message_id, summary FROM game_messages WHERE game_id = ?", (game_id,))
+        return (int(row[0]), str(row[1])) if row else None
+
+    async def set_game_message(self, game_id: int, message_id: int, summary: str = "") -> None:
+        await self.execute(
+            "INSERT INTO game_messages (game_id, message_id, summary, updated_at)"
+            " VALUES (?, ?, ?, ?) ON CONFLICT (game_id) DO UPDATE SET"
+            " message_id = excluded.message_id, summary = excluded.summary,"
+            " updated_at = excluded.updated_at",
+            game_id, message_id, summary, now(),
+        )
+
+    async def turn_dm(self, user_id: int) -> bool:
+        """The member asked for a DM when they must act."""
+        row = await self.fetchone("SELECT turn_dm FROM user_settings WHERE user_id = ?",
+                                  (user_id,))
+        return bool(row and row[0])
+
+    async def set_turn_dm(self, user_id: int, on: bool) -> None:
+        await self.execute(
+            "INSERT INTO user_settings (user_id, turn_dm, updated_at) VALUES (?, ?, ?)"
+            " ON CONFLICT (user_id) DO UPDATE SET turn_dm = excluded.turn_dm,"
+            " updated_at = excluded.updated_at",
+            user_id, int(on), now(),
+        )
+
+
+    async def guild_clock(self, guild_id: int | None) -> dict[str, Any] | None:
+        """The server's default clock for new lobbies (None: not set)."""
+        if guild_id is None:
+            return None
+        row = await self.fetchone("SELECT clock FROM guild_settings WHERE guild_id = ?",
+                                  (guild_id,))
+        return json.loads(row[0]) if row and row[0] else None
+
+    async def set_guild_clock(self, guild_id: int, clock: dict[str, Any] | None) -> None:
+        await self.execute(
+            "INSERT INTO guild_settings (guild_id, clock) VALUES (?, ?)"
+            " ON CONFLICT (guild_id) DO UPDATE SET clock = excluded.clock",
+            guild_id, None if clock is None else _dumps(clock))
+
+
+    # -- language settings (i18n) ---------------------------------------------------------
+
+    async def language(self, scope: str, target_id: int) -> str | None:
+        """The language set for a user or a guild (scope "user" / "guild"), None if unset."""
+        row = await self.fetchone(
+            "SELECT language FROM language_settings WHERE scope = ? AND target_id = ?",
+            (scope, target_id),
+        )
+        return None if row is None else str(row[0])
+
+    async def set_language(self, scope: str, target_id: int, language: str | None) -> None:
+        """Set (or with None clear) the language of a user or a guild."""
+        if language is None:
+            await self.execute(
+                "DELETE FROM language_settings WHERE scope = ? AND target_id = ?",
+                scope, target_id,
+            )
+        else:
+            await self.execute(
+                "INSERT INTO language_settings (scope, target_id, language, updated_at)"
+                " VALUES (?, ?, ?, ?) ON CONFLICT (scope, target_id) DO UPDATE SET"
+                " language = excluded.language, updated_at = excluded.updated_at",
+                scope, target_id, language, now(),
+            )
+
