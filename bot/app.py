@@ -211,6 +211,9 @@ class SmallWorldBot(commands.Bot):
         shards = self.settings.shards()
         self.scheduler = Scheduler(self.store, self.deadline_kinds, shards=shards)
         self.service.deadlines_changed = self.scheduler.wake
+        owed = await self.announcer.recover(shards)
+        if owed:
+            log.info("posted what %d game(s) were owed from before the restart", owed)
         n = await self.service.sync_all(shards=shards)
         self.scheduler.start()
         log.info("clock started (%d active games)", n)

@@ -28,12 +28,13 @@ from bot.game.panel import Panel
 from bot.game.results import Outcome
 from bot.game.service import GameService
 from bot.language import of_game
-from bot.store import GameRow, GameStatus
+from bot.store import GameRow, GameStatus, Shards
 from bot.ui import NO_MENTIONS, send
 
 log = logging.getLogger(__name__)
 
 DEFER_AFTER = 1.0  # seconds to wait for pictures before deferring the interaction
+ACK_AFTER = 1.5  # seconds a private "done" waits for the living message's edit at most
 CONTENT_LIMIT = 1900
 SUMMARY_LIMIT = 1100  # the finished turn's lines in a turn message
 LIVE_LIMIT = 550  # the running turn's lines under it
@@ -168,6 +169,24 @@ class Announcer:
             await self.edit(game.channel_id, stored[0], content=content, view=None,
                             allowed_mentions=NO_MENTIONS)
 
+    # -- posts the channel is owed -----------------------------------------------------------
+
+    async def recover(self, shards: Shards | None = None) -> int:
+        """At start: every game (on `shards`) whose living message shows an older version than
+        the game — the bot died between a commit and its post — gets that post now: the turn
+        post if a turn ended or the game began or ended since, else an edit of its panel.
+        Returns how many games were caught up."""
+        done = 0
+        for game, shown in await self.store.owed_posts(shards):
+            try:
+                outcome = await self.service.catch_up(game, shown)
+                await self.announce(outcome, fresh=outcome.turn_ended or outcome.finished
+                                    or shown < 0)
+                done += 1
+            except Exception:  # noqa: BLE001 - one game must not keep the others waiting
+                log.exception("could not post what game %s was owed", game.id)
+        return done
+
     # -- turns ------------------------------------------------------------------------------
 
     async def announce(self, outcome: Outcome, interaction: discord.Interaction | None = None,
@@ -249,14 +268,23 @@ class Announcer:
         if interaction is not None and on_living and not interaction.response.is_done():
             await interaction.response.edit_message(content=content, view=view,
                                                     allowed_mentions=NO_MENTIONS, **extra)
+            await self.store.set_shown(game.id, outcome.version)
             return message_id
+        # the living message first, then the private "done": a member who reads it and clicks
+        # finds the new panel (unless Discord is slow to take the edit: then the answer goes
+        # first, inside the interaction's 3 seconds)
+        edit = asyncio.ensure_future(self.edit(game.channel_id, message_id, content=content,
+                                               view=view, allowed_mentions=NO_MENTIONS, **extra))
         if interaction is not None and not interaction.response.is_done():
+            await asyncio.wait({edit}, timeout=ACK_AFTER)
             await send(interaction, ack(reply, outcome.headline or outcome.public),
                        ephemeral=True, allowed_mentions=NO_MENTIONS)
-        if await self.edit(game.channel_id, message_id, content=content, view=view,
-                           allowed_mentions=NO_MENTIONS, **extra) is None:
+        edited = await edit
+        if edited is None:
             # the living message is gone (deleted by someone): the game gets a new one
             return await self._post_turn(outcome, panel, interaction)
+        if edited:
+            await self.store.set_shown(game.id, outcome.version)
         if clicked is not None and clicked.id != message_id and not clicked.flags.ephemeral:
             await self.edit(game.channel_id, clicked.id, view=None)
         return message_id
@@ -353,7 +381,8 @@ class Announcer:
                                       files=files or None, view=view, allowed_mentions=mentions)
         self._shown[game.id] = outcome.stamp
         if message_id:
-            await self.store.set_game_message(game.id, message_id, summary)
+            await self.store.set_game_message(game.id, message_id, summary,
+                                              shown=outcome.version)
         if previous and previous[0] != message_id:
             await self.edit(game.channel_id, previous[0],
                             content=retired_text(game, previous[1], lang), view=None,

@@ -15,7 +15,7 @@ from bot.export import NotExportable, export_game
 from bot.game.core import GameCore
 from bot.game.moves import dump
 from bot.game.panel import ComboChoice, Panel, Target, combos
-from bot.game.results import Loaded, ScoreLine, mark
+from bot.game.results import Loaded, Outcome, ScoreLine, make_outcome, mark
 from bot.game.seat_clock import SeatClock
 from bot.language import of_game
 from bot.seats import ai_level, auto_level
@@ -166,6 +166,16 @@ class Reading(SeatClock, GameCore):
             return await export_game(self.store, game.id)
         except NotExportable as exc:
             raise NotAllowed.said(f"svc.export.{exc.key}") from None
+
+    async def catch_up(self, game: GameRow, shown: int) -> Outcome:
+        """The outcome of every action after version `shown` (-1: the game's start), for a
+        post the channel was owed when the bot stopped."""
+        loaded = await self.loaded(game)
+        rows = await self.store.actions(game.id, after=max(shown, 0))
+        out = make_outcome(game, loaded.state, [e for r in rows for e in r.events], None)
+        out.first_seq = rows[0].seq if rows else 0
+        out.turn_started = out.turn_started or shown < 0
+        return await self.finish(out)
 
     async def final(self, channel_id: int) -> tuple[Loaded, dict[str, Any]]:
         """The channel's last started game with every coin total (for the end-of-game reveal)."""

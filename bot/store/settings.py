@@ -11,6 +11,7 @@ from bot.store.base import (
     _dumps,
     now,
 )
+from bot.store.rows import GAME_COLUMNS, GameRow, Shards, game_row
 
 
 class SettingsSQL(Driver):
@@ -23,14 +24,34 @@ class SettingsSQL(Driver):
             "SELECT message_id, summary FROM game_messages WHERE game_id = ?", (game_id,))
         return (int(row[0]), str(row[1])) if row else None
 
-    async def set_game_message(self, game_id: int, message_id: int, summary: str = "") -> None:
+    async def set_game_message(self, game_id: int, message_id: int, summary: str = "", *,
+                               shown: int = -1) -> None:
+        """The game's living message is now `message_id`, showing the game at version
+        `shown` (-1: the lobby)."""
         await self.execute(
-            "INSERT INTO game_messages (game_id, message_id, summary, updated_at)"
-            " VALUES (?, ?, ?, ?) ON CONFLICT (game_id) DO UPDATE SET"
+            "INSERT INTO game_messages (game_id, message_id, summary, shown, updated_at)"
+            " VALUES (?, ?, ?, ?, ?) ON CONFLICT (game_id) DO UPDATE SET"
             " message_id = excluded.message_id, summary = excluded.summary,"
-            " updated_at = excluded.updated_at",
-            game_id, message_id, summary, now(),
+            " shown = excluded.shown, updated_at = excluded.updated_at",
+            game_id, message_id, summary, shown, now(),
         )
+
+    async def set_shown(self, game_id: int, version: int) -> None:
+        """The living message was edited to show the game at `version`."""
+        await self.execute("UPDATE game_messages SET shown = ? WHERE game_id = ? AND shown < ?",
+                           version, game_id, version)
+
+    async def owed_posts(self, shards: Shards | None = None) -> list[tuple[GameRow, int]]:
+        """Started games (on `shards`) whose living message shows an older version than the
+        game's: the bot died between an action's commit and its post. With the version it
+        shows (-1: still the lobby)."""
+        cond, params = ("1 = 1", []) if shards is None else shards.sql("g.guild_id")
+        cols = ", ".join(f"g.{c.strip()}" for c in GAME_COLUMNS.split(","))
+        rows = await self.fetchall(
+            f"SELECT {cols}, m.shown FROM games g JOIN game_messages m ON m.game_id = g.id"
+            " WHERE g.status IN ('active', 'finished') AND m.shown < g.version"
+            f" AND {cond}", params)
+        return [(game_row(r[:-1]), int(r[-1])) for r in rows]
 
     async def turn_dm(self, user_id: int) -> bool:
         """The member asked for a DM when they must act."""

@@ -376,3 +376,36 @@ async def test_clock_lines_speak_the_games_language_and_dms_the_readers(
                 assert "ถึงตาคุณแล้ว" in line and ANN in asked
             else:
                 assert "te következel" in line
+
+
+async def test_an_ai_move_that_ends_the_game_carries_the_finish_lines(store: Store) -> None:
+    """What a finished game's listeners say (a league's result) is posted after the reveal
+    whoever made the last move: here an AI seat, whose stint's post must carry it too."""
+    service = GameService(store, rng=random.Random(0), clock=ClockRules(ai_delay=0))
+    finished: list[int] = []
+
+    async def result_line(game) -> str:
+        finished.append(game.id)
+        return f"League result for game {game.id}"
+
+    service.finish_listeners.append(result_line)
+    posts: list[Outcome] = []
+
+    async def post(outcome: Outcome) -> None:
+        posts.append(outcome)
+
+    player = AutoPlayer(service, post)
+    await service.open_lobby(guild_id=1, channel_id=CH, user_id=MOD, name="mod", players=2,
+                             seed=6, seated=False)
+    await service.add_ai(CH, MOD, "easy", is_mod=True)
+    await service.add_ai(CH, MOD, "easy", is_mod=True)
+    await service.start(CH, MOD, is_mod=True)
+    for _ in range(100):
+        loaded = await service.last_view(CH)
+        if loaded.state.finished:
+            break
+        assert await player.play(CH, loaded.state.actor) is not None
+    last = posts[-1]
+    assert last.finished and finished == [last.game.id]
+    assert last.notices == [f"League result for game {last.game.id}"]
+    assert all(not p.notices for p in posts[:-1])  # said once, with the reveal

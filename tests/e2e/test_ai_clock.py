@@ -63,6 +63,13 @@ async def test_one_member_and_three_ais_play_to_the_end(fake_discord: FakeDiscor
         assert all("map.png" in m.files for m in turn_posts)
         # the reveal came once, with every total; nothing public showed coins before it
         assert "final.png" in reveal.files
+        # a quiet channel, AI turns and their survivors included: one post per turn (AI
+        # defenders placing survivors edit the living message, as members do), plus the
+        # lobby and the start
+        n_turns = await reader.n_turns(last.game.id)
+        public = [m for m in fake.messages_in(fake.channel)
+                  if m.created_at >= lobby_start.created_at]
+        assert len(public) <= n_turns + 2, (len(public), n_turns)
         truth = engine.observe(last.state, None, reveal_all=True)
         for r in truth["ranking"]:
             assert f"**{r['player']}** — {r['total']} coin" in reveal.content

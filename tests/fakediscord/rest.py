@@ -513,6 +513,8 @@ class RestMixin:
         else:
             raise DiscordAPIError(400, 50035, f"Invalid Form Body (callback type {kind!r})")
         inter.callback_type, inter.callback_data, inter.callback_at = kind, data, now
+        for hook in self.callback_hooks:
+            hook(inter)
         info: dict[str, Any] = {"id": inter.id, "type": inter.type}
         result: dict[str, Any] = {"interaction": info}
         if message is not None:

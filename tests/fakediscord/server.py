@@ -91,6 +91,9 @@ class FakeDiscord(GatewayMixin, ActorsMixin, RestMixin):
         #: bot's own) recorded while patch_discord() is active.
         self.client_errors: list[str] = []
         self.closed_dms: set[str] = set()
+        #: Called with each interaction right after its callback is recorded, before the
+        #: bot hears back (a test can kill the bot at that very moment).
+        self.callback_hooks: list[Callable[[Interaction], None]] = []
         self._dm_channels: dict[str, str] = {}
         self._interactions_by_token: dict[str, Interaction] = {}
         self._changed = asyncio.Event()
