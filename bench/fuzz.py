@@ -109,7 +109,7 @@ def _garbage_slash(rng: random.Random) -> tuple[str, dict[str, Any]]:
         ("sw new", {"board": junk}),
         ("sw power place", {"piece": junk, "region": big}),
         ("sw power ally", {"target": junk}),
-        ("sw log", {"count": big}),
+        ("sw-game log", {"count": big}),
         ("sw reinforce", {"region": big}),
     ])
 

@@ -2,7 +2,7 @@
 
 Discord shows a command's localized name and description to a user whose client runs in
 that locale. Names and descriptions are looked up by their English text in
-i18n/commands/<lang>.json, a name first by its command's whole path ("league season end"),
+i18n/commands/<lang>.json, a name first by its command's whole path ("league-mod season end"),
 so one English word can be two words in a language (Thai's "end" of a turn is not the end of
 a season); choices that name a piece use the game catalog's piece names, a board its player count
 and an AI level its word (the svc catalog); other choices (the league's audit actions) are
@@ -48,7 +48,7 @@ class CatalogTranslator(app_commands.Translator):
 
 
 def _path(context: app_commands.TranslationContext) -> str | None:
-    """A command's, group's or parameter's whole path: "league season end", "sw ai add level"."""
+    """A command's, group's or parameter's whole path: "league-mod season end", "sw-table ai-add level"."""
     item = context.data
     if context.location is Where.parameter_name:
         command = getattr(item, "command", None)

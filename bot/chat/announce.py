@@ -153,7 +153,7 @@ class Announcer:
 
     async def lobby_changed(self, interaction: discord.Interaction, game: GameRow,
                             private: str) -> None:
-        """/sw join, /sw leave, a kick: the lobby message is edited; the user hears
+        """/sw join, /sw-table leave, a kick: the lobby message is edited; the user hears
         privately. Without a lobby message on record (an older game), a new one is posted."""
         if await self.refresh_lobby(game):
             await send(interaction, private, ephemeral=True, allowed_mentions=NO_MENTIONS)
@@ -198,6 +198,8 @@ class Announcer:
         panel = outcome.panel
         if fresh is None:
             fresh = picture or outcome.turn_ended or outcome.finished
+        # queued first: a guess waits for the drawers to be idle (this reply's pictures first)
+        self._draw_ahead(outcome, panel)
         async with self._locks[outcome.game.id]:
             if fresh:
                 message_id = await self._post_turn(outcome, panel, interaction)
@@ -206,7 +208,6 @@ class Announcer:
         if outcome.finished:
             self._shown.pop(outcome.game.id, None)
             self._locks.pop(outcome.game.id, None)
-        self._draw_ahead(outcome, panel)
         await self.dms.send_owed(game_id=outcome.game.id, interaction=interaction)
         await self.dms.notify_turn(outcome, panel, message_id,
                                    interaction.user.id if interaction else None)

@@ -98,7 +98,7 @@ class Dms:
 
     async def notify_turn(self, outcome: Outcome, panel: Panel | None,
                           message_id: int | None, acting: int | None) -> None:
-        """A DM to the player who must act now, if they asked for it (`/sw notify`)."""
+        """A DM to the player who must act now, if they asked for it (`/sw-me notify`)."""
         if panel is None or not panel.actor_id or panel.actor_id == acting:
             return
         if not (outcome.turn_started or outcome.turn_ended or outcome.headline):

@@ -1,7 +1,7 @@
 """The /league command group: leagues, seasons, rounds and tables, disputes, standings, export.
 
 Organisers (Manage Server, MOD_ROLE_ID as for /sw-mod, or the league's own organiser role set
-with `/league settings`) create leagues, start seasons and rounds, and void, award or re-open
+with `/league-mod settings`) create leagues, start seasons and rounds, and void, award or re-open
 games; every change is answered in the channel and written to the league's audit log
 (`/league audit`). Members register, state their availability, sit a round out, and see
 everything public: standings (picture and text), player pages, the export, the audit log.
@@ -283,12 +283,19 @@ class LeagueCog(commands.Cog):
 
     league = app_commands.Group(name="league", guild_only=True,
                                 description="Community leagues: seasons, rounds, standings")
+    # what organisers run is a top-level command of its own, hidden by default permissions
+    # as /sw-mod is (a server can show it to its organiser role under Integrations; the bot
+    # checks organisers on every use), and /league alone was over Discord's 4000 characters
+    league_mod = app_commands.Group(name="league-mod", guild_only=True,
+                                    description="Run a league: seasons, rounds, disputes "
+                                                "(organisers)",
+                                    default_permissions=discord.Permissions(manage_guild=True))
     season = app_commands.Group(name="season", description="Start or end a league season "
-                                "(organisers)", parent=league)
+                                "(organisers)", parent=league_mod)
     round = app_commands.Group(name="round", description="Rounds: form tables, begin games "
-                               "(organisers)", parent=league)
+                               "(organisers)", parent=league_mod)
     channel = app_commands.Group(name="channel", description="The channels league tables "
-                                 "play in (organisers)", parent=league)
+                                 "play in (organisers)", parent=league_mod)
 
     def __init__(self, bot: SmallWorldBot) -> None:
         self.bot = bot
@@ -455,7 +462,7 @@ class LeagueCog(commands.Cog):
 
     # -- organisers: league, settings, channels, seasons ------------------------------------
 
-    @league.command(name="create", description="Create a league in this server (moderators)")
+    @league_mod.command(name="create", description="Create a league in this server (moderators)")
     @app_commands.describe(name="The league's name, e.g. Friday League")
     async def create(self, interaction: discord.Interaction,
                      name: app_commands.Range[str, 1, 40]) -> None:
@@ -467,7 +474,7 @@ class LeagueCog(commands.Cog):
         await send(interaction, i18n.t("league.created", await self._public(interaction),
                                        league=lg.name), allowed_mentions=NO_MENTIONS)
 
-    @league.command(name="settings", description="Organiser role, tables, start window, AI "
+    @league_mod.command(name="settings", description="Organiser role, tables, start window, AI "
                                                  "fill, weekly summary (organisers)")
     @app_commands.describe(
         organiser_role="A role whose members may organise this league",
@@ -635,7 +642,7 @@ class LeagueCog(commands.Cog):
 
     # -- organisers: disputes ---------------------------------------------------------------
 
-    @league.command(name="void", description="Void a league game: it counts for nothing "
+    @league_mod.command(name="void", description="Void a league game: it counts for nothing "
                                              "(organisers)")
     @app_commands.describe(game="Game number", reason="Why (goes into the audit log)",
                            league="Which league (needed when the server has several)")
@@ -650,7 +657,7 @@ class LeagueCog(commands.Cog):
                                        game=game, league=lg.name, season=season.name,
                                        reason=reason.strip()), allowed_mentions=NO_MENTIONS)
 
-    @league.command(name="award", description="Set a league game's result by hand "
+    @league_mod.command(name="award", description="Set a league game's result by hand "
                                               "(organisers)")
     @app_commands.describe(game="Game number", first="Placed first", second="Placed second",
                            third="Placed third", fourth="Placed fourth", fifth="Placed fifth",
@@ -674,7 +681,7 @@ class LeagueCog(commands.Cog):
                    + i18n.t("league.why", lang, reason=reason.strip()),
                    allowed_mentions=NO_MENTIONS)
 
-    @league.command(name="reopen", description="Undo a void or an award (organisers)")
+    @league_mod.command(name="reopen", description="Undo a void or an award (organisers)")
     @app_commands.describe(game="Game number", reason="Why (goes into the audit log)",
                            league="Which league (needed when the server has several)")
     async def reopen(self, interaction: discord.Interaction, game: int,

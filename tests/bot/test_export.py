@@ -111,7 +111,7 @@ async def test_sw_log_export_through_discord(fake_discord: FakeDiscord, tmp_path
     settings = Settings(_env_file=None, discord_token=fake.token, database_url=str(db))
     async with fake.running(SmallWorldBot(settings, guild_ready_timeout=0.1)) as bot:
         await bot.wait_until_ready()
-        none = await fake.wait_for_reply(await fake.slash(ann, fake.channel, "sw log",
+        none = await fake.wait_for_reply(await fake.slash(ann, fake.channel, "sw-game log",
                                                           options={"export": True}))
         assert none.ephemeral and "no game" in none.content.lower()
         await fake.wait_for_reply(await fake.slash(ann, fake.channel, "sw new",
@@ -122,7 +122,7 @@ async def test_sw_log_export_through_discord(fake_discord: FakeDiscord, tmp_path
         first = engine.legal_actions(loaded.state)[0].model_dump(mode="json")
         await bot.service.act(int(fake.channel["id"]),
                               loaded.game.seat_named(loaded.state.actor).user_id, first)
-        reply = await fake.wait_for_reply(await fake.slash(bob, fake.channel, "sw log",
+        reply = await fake.wait_for_reply(await fake.slash(bob, fake.channel, "sw-game log",
                                                            options={"export": True}))
         state = (await bot.service.view(int(fake.channel["id"]))).state
     assert reply.ephemeral

@@ -197,7 +197,7 @@ async def test_an_ai_turn_in_an_icelandic_game_is_posted_in_icelandic(
             mod, ch, "sw-language", options={"language": "is", "server": True}))
         lobby = await fake.wait_for_reply(await fake.slash(
             ann, ch, "sw new", options={"players": 2, "seed": SEED_AI_FIRST}))
-        await fake.wait_for_reply(await fake.slash(ann, ch, "sw ai add",
+        await fake.wait_for_reply(await fake.slash(ann, ch, "sw-table ai-add",
                                                    options={"level": "easy"}))
         start = next(c for c in lobby.custom_ids() if c.endswith(":start"))
         await fake.wait_for_ack(await fake.click(ann, lobby, start))

@@ -27,21 +27,24 @@ async def test_league_season_game_and_standings(fake_discord: FakeDiscord,
     ch = fake.channel
 
     async def say(user, command, **options):
-        return await fake.wait_for_reply(await fake.slash(user, ch, command, options=options),
-                                         timeout=10)
+        # /league-mod is hidden from members by default; the server here shows it to them
+        # (Integrations), and the bot still refuses whoever is not an organiser
+        inter = await fake.slash(user, ch, command, options=options,
+                                 force=command.startswith("league-mod"))
+        return await fake.wait_for_reply(inter, timeout=10)
 
     async with fake.running(make_bot(fake, tmp_path / "league.db")) as bot:
         await bot.wait_until_ready()
         # moderators only
-        refused = await say(ann, "league create", name="Friday League")
+        refused = await say(ann, "league-mod create", name="Friday League")
         assert refused.ephemeral
         assert "Only moderators can create a league: ask someone with Manage Server" in (
             refused.content)
-        created = await say(mia, "league create", name="Friday League")
+        created = await say(mia, "league-mod create", name="Friday League")
         assert not created.ephemeral and "Friday League" in created.content
-        refused = await say(bob, "league season start", name="Spring 2026")
+        refused = await say(bob, "league-mod season start", name="Spring 2026")
         assert refused.ephemeral and "Only organisers can start a season" in refused.content
-        started = await say(mia, "league season start", name="Spring 2026")
+        started = await say(mia, "league-mod season start", name="Spring 2026")
         assert "Spring 2026" in started.content and "/league join" in started.content
         choices = await fake.autocomplete(ann, ch, "league standings", focused="season")
         assert [c["value"] for c in choices] == ["Spring 2026"]
@@ -127,7 +130,7 @@ async def test_league_season_game_and_standings(fake_discord: FakeDiscord,
         assert help_.ephemeral and "OpenSkill" in help_.content
 
         # ending the season posts the final table
-        ended = await say(mia, "league season end")
+        ended = await say(mia, "league-mod season end")
         assert "is over" in ended.content and "(final)" in ended.embeds[0]["title"]
         closed = await say(ann, "league join")
         assert closed.ephemeral and "No season of Friday League is open" in closed.content

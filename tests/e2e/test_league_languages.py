@@ -28,29 +28,32 @@ async def test_hungarian_moderator_and_thai_member_read_their_languages(
     ch = fake.channel
 
     async def say(user, command, **options):
-        return await fake.wait_for_reply(await fake.slash(user, ch, command, options=options),
-                                         timeout=10)
+        # /league-mod is hidden from members by default; the server here shows it to them
+        # (Integrations), and the bot still refuses whoever is not an organiser
+        inter = await fake.slash(user, ch, command, options=options,
+                                 force=command.startswith("league-mod"))
+        return await fake.wait_for_reply(inter, timeout=10)
 
     async with fake.running(make_bot(fake, tmp_path / "league.db")) as bot:
         await bot.wait_until_ready()
         # a member may not create a league: told so in Thai
-        refused = await say(somchai, "league create", name="Liga")
+        refused = await say(somchai, "league-mod create", name="Liga")
         assert refused.ephemeral
         assert refused.content.startswith("เฉพาะผู้ดูแลเท่านั้นที่สร้างลีกได้")
         assert "Only moderators" not in refused.content
         # the Hungarian moderator sets the server's language; the league's posts follow it
         done = await say(eszter, "sw-language", language="hu", server=True)
         assert done.content == i18n.t("lang.set_server", "hu")
-        created = await say(eszter, "league create", name="Péntek Liga")
+        created = await say(eszter, "league-mod create", name="Péntek Liga")
         assert not created.ephemeral
         assert created.content.startswith("Létrejött a(z) **Péntek Liga** liga.")
-        started = await say(eszter, "league season start", name="Tavasz", rounds=3)
+        started = await say(eszter, "league-mod season start", name="Tavasz", rounds=3)
         assert "Elindult a(z) Péntek Liga liga **Tavasz** szezonja (3 forduló)!" in (
             started.content)
         # a refusal raised deep in the league service reaches each reader in their language
         nope = await say(somchai, "league game")
         assert nope.ephemeral and "คุณไม่ได้ลงทะเบียน Tavasz" in nope.content
-        dup = await say(eszter, "league season start", name="Nyár")
+        dup = await say(eszter, "league-mod season start", name="Nyár")
         assert dup.ephemeral and dup.content.startswith("A(z) Tavasz még tart")
         joined = await say(somchai, "league join")
         assert not joined.ephemeral and "jelentkezett" in joined.content  # public: Hungarian
@@ -60,7 +63,7 @@ async def test_hungarian_moderator_and_thai_member_read_their_languages(
         assert days.ephemeral and "จ., ส." in days.content and "Péntek Liga" in days.content
         bad_day = await say(eszter, "league availability", days="someday")
         assert bad_day.ephemeral and bad_day.content.startswith("Nem jelentkeztél erre: Tavasz")
-        settings = await say(somchai, "league settings")
+        settings = await say(somchai, "league-mod settings")
         assert settings.ephemeral and "การตั้งค่า Péntek Liga" in settings.content
         helped = await say(eszter, "league help")
         assert helped.ephemeral and helped.content.startswith("**Ligák — egy szezon öt lépésben**")

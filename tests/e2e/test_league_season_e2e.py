@@ -59,22 +59,25 @@ async def test_a_season_of_three_rounds(fake_discord: FakeDiscord, tmp_path: Pat
     by_id = {u["id"]: n for n, u in users.items()}
 
     async def say(user, command, **options):
-        return await fake.wait_for_reply(
-            await fake.slash(user, ch, command, options=options), timeout=15)
+        # /league-mod is hidden from members by default; the server here shows it to them
+        # (Integrations), and the bot still refuses whoever is not an organiser
+        inter = await fake.slash(user, ch, command, options=options,
+                                 force=command.startswith("league-mod"))
+        return await fake.wait_for_reply(inter, timeout=15)
 
     async with fake.running(make_bot(fake, tmp_path / "season.db")) as bot:
         await bot.wait_until_ready()
-        await say(mia, "league create", name="Friday League")
-        refused = await say(olga, "league season start", name="Autumn")
+        await say(mia, "league-mod create", name="Friday League")
+        refused = await say(olga, "league-mod season start", name="Autumn")
         assert refused.ephemeral and "Only organisers can start a season" in refused.content
-        set_role = await say(mia, "league settings", organiser_role=organisers)
+        set_role = await say(mia, "league-mod settings", organiser_role=organisers)
         assert not set_role.ephemeral and f"<@&{organisers['id']}>" in set_role.content
         for t in tables.values():
-            added = await say(olga, "league channel add", channel=t)
+            added = await say(olga, "league-mod channel add", channel=t)
             assert f"<#{t['id']}> is now a table channel" in added.content
-        started = await say(olga, "league season start", name="Autumn", rounds=3)
+        started = await say(olga, "league-mod season start", name="Autumn", rounds=3)
         assert "(3 rounds)" in started.content
-        nope = await say(users["ann"], "league round start")
+        nope = await say(users["ann"], "league-mod round start")
         assert nope.ephemeral and "Only organisers can start a round" in nope.content
         for n in NAMES:
             await say(users[n], "league join")
@@ -83,7 +86,7 @@ async def test_a_season_of_three_rounds(fake_discord: FakeDiscord, tmp_path: Pat
 
         game_of: dict[tuple[int, int], int] = {}
         for rnd, plan in enumerate(ROUNDS, 1):
-            announced = await say(olga, "league round start")
+            announced = await say(olga, "league-mod round start")
             assert f"round {rnd}**: 2 tables" in announced.content
             for t_no, t in tables.items():
                 lobby = await fake.wait_for_message(
@@ -101,9 +104,9 @@ async def test_a_season_of_three_rounds(fake_discord: FakeDiscord, tmp_path: Pat
                     click = await fake.click(users[n], lobby, label="Join")
                     await fake.wait_for_reply(click, timeout=10)
                 game_of[(rnd, t_no)] = (await bot.store.open_game(int(t["id"]))).id
-            early = await say(olga, "league round begin")
+            early = await say(olga, "league-mod round begin")
             assert early.ephemeral and "start window" in early.content
-            begun = await say(olga, "league round begin", force=True)
+            begun = await say(olga, "league-mod round begin", force=True)
             assert "the round has begun" in begun.content
             for t_no, t in tables.items():
                 post = await fake.wait_for_message(
@@ -116,10 +119,10 @@ async def test_a_season_of_three_rounds(fake_discord: FakeDiscord, tmp_path: Pat
                 gid = game_of[(rnd, t_no)]
                 places = dict(zip(("first", "second", "third", "fourth"),
                                   (users[n] for n in order), strict=False))
-                awarded = await say(olga, "league award", game=gid, reason="quick finish",
+                awarded = await say(olga, "league-mod award", game=gid, reason="quick finish",
                                     **places)
                 assert "League result (awarded)" in awarded.content, awarded.content
-        voided = await say(olga, "league void", game=game_of[VOID], reason="wrong board")
+        voided = await say(olga, "league-mod void", game=game_of[VOID], reason="wrong board")
         assert "is **void**" in voided.content
 
         # the hand-computed table: points 12*(n-p)/(n-1): 4 players 12/8/4/0, 3 players 12/6/0
@@ -221,18 +224,21 @@ async def test_the_ticker_begins_a_round_and_posts_the_weekly_summary(
     ch, table, news = fake.channel, fake.add_channel("table"), fake.add_channel("news")
 
     async def say(user, command, **options):
-        return await fake.wait_for_reply(
-            await fake.slash(user, ch, command, options=options), timeout=15)
+        # /league-mod is hidden from members by default; the server here shows it to them
+        # (Integrations), and the bot still refuses whoever is not an organiser
+        inter = await fake.slash(user, ch, command, options=options,
+                                 force=command.startswith("league-mod"))
+        return await fake.wait_for_reply(inter, timeout=15)
 
     async with fake.running(make_bot(fake, tmp_path / "tick.db")) as bot:
         await bot.wait_until_ready()
-        await say(mia, "league create", name="Tick")
-        await say(mia, "league settings", start_minutes=0, summary_channel=news)
-        await say(mia, "league channel add", channel=table)
-        await say(mia, "league season start", name="S")
+        await say(mia, "league-mod create", name="Tick")
+        await say(mia, "league-mod settings", start_minutes=0, summary_channel=news)
+        await say(mia, "league-mod channel add", channel=table)
+        await say(mia, "league-mod season start", name="S")
         for p in players:
             await say(p, "league join")
-        await say(mia, "league round start")
+        await say(mia, "league-mod round start")
         lobby = await fake.wait_for_message(table, lambda m: "round 1**" in m.content, timeout=10)
         for p in players[:2]:
             await fake.wait_for_reply(await fake.click(p, lobby, label="Join"), timeout=10)

@@ -128,7 +128,15 @@ async def test_synced_payload_is_tidy(fake_discord: FakeDiscord, tmp_path: Path)
         board = next(o for o in new["options"] if o["name"] == "board")
         assert [c["name"] for c in board["choices"]] == [f"{n} players" for n in (2, 3, 4, 5)]
         names = {o["name"] for o in sw["options"]}
-        assert {"help", "board", "notify"} <= names and "mod" not in names
+        assert {"help", "status", "score"} <= names and "mod" not in names
+        subs = {name: {o["name"] for o in fake.command(name).get("options", [])}
+                for name in ("sw-game", "sw-me", "sw-table")}
+        assert "board" in subs["sw-game"] and "notify" in subs["sw-me"]
+        assert "leave" in subs["sw-table"]
+        # organisers' league commands are hidden by default, as /sw-mod is
+        organise = fake.command("league-mod")
+        assert int(organise["default_member_permissions"]) == 1 << 5
+        assert "create" not in {o["name"] for o in fake.command("league").get("options", [])}
 
 
 async def _game_at_decline(fake: FakeDiscord, reader: StateReader, users: list[dict]
@@ -243,13 +251,13 @@ async def test_odd_input_gets_short_clear_answers(fake_discord: FakeDiscord,
         assert "Input should" not in reply.content
 
         # /sw log keeps the newest lines when it must clip
-        inter = await fake.slash(ann, ch, "sw log", options={"count": 50})
+        inter = await fake.slash(ann, ch, "sw-game log", options={"count": 50})
         reply = await fake.wait_for_reply(inter)
         newest = (await driver.loaded()).version
         assert f"`#{newest}`" in reply.content and len(reply.content) <= 2000
 
         # /sw board: every region by holder, as text
-        inter = await fake.slash(bob, ch, "sw board")
+        inter = await fake.slash(bob, ch, "sw-game board")
         reply = await fake.wait_for_reply(inter)
         assert reply.ephemeral and "Board, round" in reply.content
         obs = engine.observe(loaded.state, None)
@@ -263,7 +271,7 @@ async def test_odd_input_gets_short_clear_answers(fake_discord: FakeDiscord,
 
         # the turn DM, once asked for
         for user in (ann, bob):
-            inter = await fake.slash(user, ch, "sw notify", options={"on": True})
+            inter = await fake.slash(user, ch, "sw-me notify", options={"on": True})
             assert "DM" in (await fake.wait_for_reply(inter)).content
         before = {u["id"]: len(fake.dms_to(u)) for u in (ann, bob)}
         start_round = (await driver.loaded()).state.round

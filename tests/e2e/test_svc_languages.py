@@ -60,7 +60,7 @@ async def test_refusals_log_board_and_undo_in_each_readers_language(
         # a second lobby in the same channel; an AI to remove where there is none
         busy = await fake.wait_for_reply(await fake.slash(eszter, ch, "sw new"))
         assert busy.ephemeral and busy.content == i18n.t("svc.channel_busy", "hu")
-        none = await fake.wait_for_reply(await fake.slash(somchai, ch, "sw ai remove"))
+        none = await fake.wait_for_reply(await fake.slash(somchai, ch, "sw-table ai-remove"))
         assert none.ephemeral and none.content == i18n.t("svc.no_ai_seat", "th")
         _no_english(none.content)
 
@@ -106,24 +106,24 @@ async def test_refusals_log_board_and_undo_in_each_readers_language(
                            ghoul_race="Ghouls")
 
         # the public log is Thai (the game's language); the Hungarian's own copy Hungarian
-        log = await fake.wait_for_reply(await fake.slash(other, ch, "sw log",
+        log = await fake.wait_for_reply(await fake.slash(other, ch, "sw-game log",
                                                          options={"public": True}))
         assert not log.ephemeral and f"**{seat}**: {picked}" in log.content
         assert f"**{seat}**: {conquered}" in log.content
-        mine_log = await fake.wait_for_reply(await fake.slash(eszter, ch, "sw log"))
+        mine_log = await fake.wait_for_reply(await fake.slash(eszter, ch, "sw-game log"))
         assert mine_log.ephemeral
         assert i18n.t("svc.do.pick", "hu", slot=1) in mine_log.content
         _no_english(mine_log.content)
 
         # /sw board: public in Thai, ephemeral in the reader's language, names theirs
         rounds = engine.observe(loaded.state, None)["rounds"]
-        board = await fake.wait_for_reply(await fake.slash(other, ch, "sw board",
+        board = await fake.wait_for_reply(await fake.slash(other, ch, "sw-game board",
                                                            options={"public": True}))
         assert not board.ephemeral
         assert board.content.startswith(i18n.t("svc.board.head", "th", round=1, rounds=rounds))
         assert i18n.t("svc.board.empty", "th", n=0, items="").split("(")[0] in board.content
         assert i18n.name("terrain", "forest", "th") in board.content
-        own = await fake.wait_for_reply(await fake.slash(eszter, ch, "sw board"))
+        own = await fake.wait_for_reply(await fake.slash(eszter, ch, "sw-game board"))
         assert own.ephemeral and own.content.startswith(f"**Tábla, 1/{rounds}. forduló**")
         assert i18n.name("terrain", "forest", "hu") in own.content
         _no_english(own.content)

@@ -92,7 +92,7 @@ def test_points_by_place_and_ties() -> None:
 
 
 async def test_leagues_and_seasons(leagues: LeagueService) -> None:
-    with pytest.raises(NoLeague, match="/league create"):
+    with pytest.raises(NoLeague, match="/league-mod create"):
         await leagues.league(GUILD)
     lg = await leagues.create_league(GUILD, "  Friday   League ", MOD)
     assert lg.name == "Friday League"
@@ -108,7 +108,7 @@ async def test_leagues_and_seasons(leagues: LeagueService) -> None:
     with pytest.raises(LeagueError, match="too long"):
         await leagues.create_league(GUILD, "x" * 41)
 
-    with pytest.raises(NoSeason, match="/league season start"):
+    with pytest.raises(NoSeason, match="/league-mod season start"):
         await leagues.register(lg, ANN, "ann")
     spring = await leagues.start_season(lg, "Spring 2026", MOD)
     assert spring.is_open
