@@ -373,19 +373,59 @@ def _groups(placed: list[Placed]) -> list[tuple[Box, list[Placed]]]:
     return [(box, [placed[n] for n in sorted(members)]) for box, members in groups]
 
 
+def _tile_key(key: str, box: Box, members: list[Placed], rings: tuple[int, ...]) -> tuple:
+    """What a tile shows: equal keys, equal pixels."""
+    return (key, box, rings, tuple((w, corner) for w, _, corner in members))
+
+
 def _tile(key: str, box: Box, members: list[Placed], rings: tuple[int, ...]) -> Image.Image:
     """A group's box on the palette: the static layer, the highlights that reach into it,
     then its sprites, mapped to the palette (once per content: kept in `_tiles`)."""
     def make() -> Image.Image:
         im = map_layer(key).crop(box)
         for rid in rings:
-            _highlight(im, key, rid, origin=box[:2])
+            _highlight(im, key, rid, origin=(box[0], box[1]))
         for _, sprite, (left, top) in members:
             im.paste(sprite, (left - box[0], top - box[1]), sprite)
         return to_palette(im, key)
 
-    what = (key, box, rings, tuple((w, corner) for w, _, corner in members))
-    return _kept(_tiles, what, TILES_KEPT, make)
+    return _kept(_tiles, _tile_key(key, box, members, rings), TILES_KEPT, make)
+
+
+# something map_image laid on the board's static layer: what it shows (equal keys: equal
+# pixels) and where. Two maps of one board differ only inside the boxes of the layers one
+# of them has and the other has not (render.replay stores a frame's changes from these).
+Layer = tuple[tuple, Box]
+
+
+def map_layers(board: data.Board, observation: dict, *, viewer: str | None = None,
+               highlight: Iterable[int] = (), lang: str = "en"
+               ) -> tuple[Image.Image, list[Layer]]:
+    """`map_image`, with the layers it laid on the static layer (see Layer)."""
+    key = board_key(board)
+    static = map_layer(key)
+    out = static_on_palette(key).crop(
+        (0, 0, static.width, static.height + panel_height(len(observation["players"]))))
+    layers: list[Layer] = []
+    rids = _highlighted(board, highlight)
+    for rid in rids:
+        _highlight(out, key, rid, (_index(key, RING), _index(key, theme.HIGHLIGHT)))
+        (ox, oy), ring, _ = highlight_masks(key, rid)
+        layers.append((("highlight", rid), (ox, oy, ox + ring.width, oy + ring.height)))
+    for box, members in _groups(token_sprites(board, observation, lang, key=key)):
+        clipped = _clip(box, static.size)
+        if clipped is None:
+            continue
+        rings = tuple(rid for rid in rids if _touches(key, rid, clipped))
+        out.paste(_tile(key, clipped, members, rings), clipped[:2])
+        layers.append((("tile", _tile_key(key, clipped, members, rings)), clipped))
+    y = static.height
+    for what, args in panel_parts(static.width, observation, viewer=viewer, lang=lang):
+        strip = strip_on_palette(key, what, args)
+        out.paste(strip, (0, y))
+        layers.append((("strip", what, args), (0, y, static.width, y + strip.height)))
+        y += strip.height
+    return out, layers
 
 
 def map_image(board: data.Board, observation: dict, *, viewer: str | None = None,
@@ -398,25 +438,7 @@ def map_image(board: data.Board, observation: dict, *, viewer: str | None = None
     its masks; sprites are drawn in groups (sprites whose boxes overlap), each group's box
     mapped once per content and kept as a tile (most regions show the same from one turn to
     the next); the panel's strips are mapped once per content too."""
-    key = board_key(board)
-    static = map_layer(key)
-    out = static_on_palette(key).crop(
-        (0, 0, static.width, static.height + panel_height(len(observation["players"]))))
-    rids = _highlighted(board, highlight)
-    for rid in rids:
-        _highlight(out, key, rid, (_index(key, RING), _index(key, theme.HIGHLIGHT)))
-    for box, members in _groups(token_sprites(board, observation, lang, key=key)):
-        clipped = _clip(box, static.size)
-        if clipped is None:
-            continue
-        rings = tuple(rid for rid in rids if _touches(key, rid, clipped))
-        out.paste(_tile(key, clipped, members, rings), clipped[:2])
-    y = static.height
-    for what, args in panel_parts(static.width, observation, viewer=viewer, lang=lang):
-        strip = strip_on_palette(key, what, args)
-        out.paste(strip, (0, y))
-        y += strip.height
-    return out
+    return map_layers(board, observation, viewer=viewer, highlight=highlight, lang=lang)[0]
 
 
 def draw_map(board: data.Board, observation: dict, *, viewer: str | None = None,
