@@ -11,6 +11,7 @@ import i18n
 from engine import data
 
 from . import sprites, text, theme
+from .charts import line_chart
 from .encode import palette_index
 from .geometry import read_cache, source_digest, write_cache
 from .mapview import seat_colours
@@ -22,7 +23,7 @@ PAD = 16
 GOLD = (236, 190, 40)
 
 
-def _hue_colour(name: str, names: tuple[str, ...], s: float, v: float) -> tuple[int, int, int]:
+def hue_colour(name: str, names: tuple[str, ...], s: float, v: float) -> tuple[int, int, int]:
     i = names.index(name) if name in names else sum(map(ord, name))
     r, g, b = colorsys.hsv_to_rgb((i * 0.61803) % 1.0, s, v)
     return (int(r * 255), int(g * 255), int(b * 255))
@@ -91,8 +92,8 @@ def _combo_piece(power_id: str, race_id: str, lang: str) -> Image.Image:
     draw = ImageDraw.Draw(im)
     races, powers = data.races(), data.powers()
     power, race = i18n.name("power", power_id, lang), i18n.name("race", race_id, lang)
-    pc = _hue_colour(power_id, data.POWERS, 0.35, 0.85)
-    rc = _hue_colour(race_id, data.RACES, 0.45, 0.8)
+    pc = hue_colour(power_id, data.POWERS, 0.35, 0.85)
+    rc = hue_colour(race_id, data.RACES, 0.45, 0.8)
     n = _tokens(race_id, races) + _tokens(power_id, powers)
     size, _ = combo_sizes(power, race, n, lang)
     cy = ROW_H // 2 - MIDDLE[1]
@@ -248,6 +249,63 @@ def _entry(item: object) -> str:
     return str(item)
 
 
+RANK_HEAD, RANK_ROW, RANK_FOOT = 110, 70, 80  # the ranking: title, a row per player, note
+
+
+def ranking_height(n_players: int) -> int:
+    return RANK_HEAD + RANK_ROW * n_players + RANK_FOOT
+
+
+def draw_ranking(im: Image.Image, ranking: list[str], coins: dict[str, int],
+                 on_board: dict[str, int], winners: list[str],
+                 colours: dict[str, tuple[int, int, int]], lang: str = "en") -> int:
+    """The end of a game at the top of `im`: "Game over", the winner, a row per player
+    (place, colour, name, a bar as long as their coins, the coins) and the tie-break note.
+    Returns the height drawn (`ranking_height`)."""
+    draw = ImageDraw.Draw(im)
+    sep = i18n.t("list.sep", lang)
+    title = i18n.t("final.winner" if len(winners) == 1 else "final.shared", lang,
+                   names=sep.join(winners))
+    over = i18n.t("final.title", lang)
+    full = WIDTH - 2 * PAD
+    text.draw(draw, (PAD, 38), over, size=text.fit(over, 36, full, "serif"), kind="serif",
+              fill=theme.INK, anchor="lm")
+    text.draw(draw, (PAD, 84), title, size=text.fit(title, 32, full), fill=theme.INK,
+              anchor="lm")
+    big = theme.font(30, "bold")
+    y, rh = RANK_HEAD, RANK_ROW
+    best = max(coins.values(), default=0) or 1
+    for place, name in enumerate(ranking, start=1):
+        cy = y + rh // 2
+        if name in winners:
+            draw.rounded_rectangle((PAD - 4, y + 4, WIDTH - PAD + 4, y + rh - 4), radius=12,
+                                   fill=(250, 236, 190), outline=GOLD, width=3)
+        draw.text((PAD + 8, cy), f"{place}.", font=big, fill=theme.INK, anchor="lm")
+        sw = sprites.swatch(colours.get(name, (128, 128, 128)), 34)
+        im.paste(sw, (PAD + 56, cy - 17), sw)
+        bar_x = 420
+        text.draw(draw, (PAD + 100, cy), name, size=text.fit(name, 30, bar_x - PAD - 110),
+                  fill=theme.INK, anchor="lm")
+        c = coins.get(name, 0)
+        bar_w = int((WIDTH - PAD - 170 - bar_x) * c / best)
+        draw.rounded_rectangle((bar_x, cy - 14, bar_x + max(bar_w, 6), cy + 14), radius=8,
+                               fill=GOLD, outline=theme.INK, width=2)
+        label = i18n.t("final.coins", lang, n=c)
+        lx = bar_x + max(bar_w, 6) + 12
+        text.draw(draw, (lx, cy), label, size=text.fit(label, 30, WIDTH - PAD - lx),
+                  fill=theme.INK, anchor="lm")
+        y += rh
+    tied = [p for p in ranking if coins.get(p) == coins.get(ranking[0])]
+    if len(tied) > 1:
+        note = i18n.t("final.tie", lang, list=sep.join(
+            i18n.t("final.tie_item", lang, player=p, n=on_board.get(p, 0)) for p in tied))
+    else:
+        note = i18n.t("final.tie_rule", lang)
+    text.draw(draw, (PAD, y + 34), note, size=text.fit(note, 26, full, "narrow"), kind="narrow",
+              fill=(90, 70, 50), anchor="lm")
+    return ranking_height(len(ranking))
+
+
 def draw_final(observation: dict, regions_by_round: dict[str, list[int]] | None = None,
                lang: str = "en") -> Image.Image:
     """Final coins, ranking, the tie-break note; a regions-held chart if history is given.
@@ -276,78 +334,13 @@ def draw_final(observation: dict, regions_by_round: dict[str, list[int]] | None 
         winners = [p for p in ranking
                    if coins.get(p) == coins.get(top) and on_board[p] == on_board[top]]
     chart_h = 300 if regions_by_round else 0
-    head, rh = 110, 70
-    im = Image.new("RGB", (WIDTH, head + rh * len(ranking) + 80 + chart_h), theme.PARCHMENT)
-    draw = ImageDraw.Draw(im)
-    sep = i18n.t("list.sep", lang)
-    title = i18n.t("final.winner" if len(winners) == 1 else "final.shared", lang,
-                   names=sep.join(winners))
-    over = i18n.t("final.title", lang)
-    full = WIDTH - 2 * PAD
-    text.draw(draw, (PAD, 38), over, size=text.fit(over, 36, full, "serif"), kind="serif",
-              fill=theme.INK, anchor="lm")
-    text.draw(draw, (PAD, 84), title, size=text.fit(title, 32, full), fill=theme.INK,
-              anchor="lm")
-    big = theme.font(30, "bold")
-    y = head
-    best = max(coins.values(), default=0) or 1
-    for place, name in enumerate(ranking, start=1):
-        cy = y + rh // 2
-        if name in winners:
-            draw.rounded_rectangle((PAD - 4, y + 4, WIDTH - PAD + 4, y + rh - 4), radius=12,
-                                   fill=(250, 236, 190), outline=GOLD, width=3)
-        draw.text((PAD + 8, cy), f"{place}.", font=big, fill=theme.INK, anchor="lm")
-        sw = sprites.swatch(colours.get(name, (128, 128, 128)), 34)
-        im.paste(sw, (PAD + 56, cy - 17), sw)
-        bar_x = 420
-        text.draw(draw, (PAD + 100, cy), name, size=text.fit(name, 30, bar_x - PAD - 110),
-                  fill=theme.INK, anchor="lm")
-        c = coins.get(name, 0)
-        bar_w = int((WIDTH - PAD - 170 - bar_x) * c / best)
-        draw.rounded_rectangle((bar_x, cy - 14, bar_x + max(bar_w, 6), cy + 14), radius=8,
-                               fill=GOLD, outline=theme.INK, width=2)
-        label = i18n.t("final.coins", lang, n=c)
-        lx = bar_x + max(bar_w, 6) + 12
-        text.draw(draw, (lx, cy), label, size=text.fit(label, 30, WIDTH - PAD - lx),
-                  fill=theme.INK, anchor="lm")
-        y += rh
-    tied = [p for p in ranking if coins.get(p) == coins.get(ranking[0])]
-    if len(tied) > 1:
-        note = i18n.t("final.tie", lang, list=sep.join(
-            i18n.t("final.tie_item", lang, player=p, n=on_board[p]) for p in tied))
-    else:
-        note = i18n.t("final.tie_rule", lang)
-    text.draw(draw, (PAD, y + 34), note, size=text.fit(note, 26, full, "narrow"), kind="narrow",
-              fill=(90, 70, 50), anchor="lm")
+    im = Image.new("RGB", (WIDTH, ranking_height(len(ranking)) + chart_h), theme.PARCHMENT)
+    y = draw_ranking(im, ranking, coins, on_board, winners, colours, lang)
     if regions_by_round:
-        _chart(draw, (PAD, y + 70, WIDTH - PAD, y + 70 + chart_h - 20), regions_by_round, colours,
-               lang)
+        peak = max((max(v) for v in regions_by_round.values() if v), default=1) or 1
+        n = max(len(v) for v in regions_by_round.values())
+        line_chart(ImageDraw.Draw(im), (PAD, y - 10, WIDTH - PAD, y + chart_h - 20),
+                   i18n.t("final.chart", lang), regions_by_round, colours,
+                   x_labels={i: str(i + 1) for i in range(n)}, y_top=peak,
+                   y_text=lambda v: str(round(v)))
     return im
-
-
-def _chart(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int],
-           series: dict[str, list[int]], colours: dict, lang: str = "en") -> None:
-    x0, y0, x1, y1 = box
-    title = i18n.t("final.chart", lang)
-    text.draw(draw, (x0, y0), title, size=text.fit(title, 28, x1 - x0), fill=theme.INK)
-    top, bottom, left = y0 + 44, y1 - 10, x0 + 44
-    n = max(len(v) for v in series.values())
-    peak = max((max(v) for v in series.values() if v), default=1) or 1
-    f = theme.font(26, "narrow")
-    bottom -= 30
-    draw.line((left, top, left, bottom, x1, bottom), fill=theme.INK, width=2)
-    draw.text((left - 8, top), str(peak), font=f, fill=theme.INK, anchor="rm")
-    draw.text((left - 8, bottom), "0", font=f, fill=theme.INK, anchor="rm")
-    for i in range(n):
-        x = left + (x1 - left - 10) * i / max(1, n - 1)
-        draw.text((x, bottom + 16), str(i + 1), font=f, fill=theme.INK, anchor="mm")
-    for name, values in series.items():
-        colour = colours.get(name, (90, 90, 90))
-        pts = [(left + (x1 - left - 10) * i / max(1, n - 1), bottom - (bottom - top) * v / peak)
-               for i, v in enumerate(values)]
-        if len(pts) > 1:
-            draw.line(pts, fill=theme.INK, width=9, joint="curve")
-            draw.line(pts, fill=colour, width=5, joint="curve")
-        for px, py in pts:
-            draw.ellipse((px - 6, py - 6, px + 6, py + 6), fill=colour, outline=theme.INK,
-                         width=2)
