@@ -101,7 +101,9 @@ def caption_strip(key: str, width: int, words: str, colour: tuple[int, int, int]
     return strip
 
 
-def _drawn(story: Story, k: int, lang: str) -> tuple[Image.Image, Image.Image, list[Layer]]:
+def frame_parts(story: Story, k: int, lang: str = "en"
+                ) -> tuple[Image.Image, Image.Image, list[Layer]]:
+    """Frame `k`'s map, caption strip and the map's layers (mapview.map_layers)."""
     frame = story.frames[k]
     board = story.board
     shown, layers = map_layers(board, shown_on_map(frame.observation),
@@ -116,22 +118,28 @@ def _drawn(story: Story, k: int, lang: str) -> tuple[Image.Image, Image.Image, l
 def frame_image(story: Story, k: int, lang: str = "en") -> tuple[Image.Image, Image.Image]:
     """Frame `k` as (map, caption strip), both on the board's palette: the map is the one
     the bot posts after that turn, drawn by the same code (mapview.map_image)."""
-    shown, strip, _ = _drawn(story, k, lang)
+    shown, strip, _ = frame_parts(story, k, lang)
     return shown, strip
 
 
+def changed_boxes(before: set[Layer], now: set[Layer], shown: Image.Image,
+                  strip: Image.Image) -> list[tuple[int, int, int, int]]:
+    """Where a frame differs from the frame before: inside the layers (tiles, highlights,
+    panel strips) one of the two maps has and the other has not, and the caption strip."""
+    changed = list({box for _, box in before ^ now})  # (a tile's old and new: one box)
+    changed.append((0, shown.height, shown.width, shown.height + strip.height))
+    return changed
+
+
 def _frames(story: Story, lang: str) -> Iterator[AnimationFrame]:
-    """Each frame's parts and delay, and where it differs from the frame before: inside
-    the layers (tiles, highlights, panel strips) one of the two maps has and the other has
-    not, and the caption strip."""
+    """Each frame's parts, delay and changed boxes."""
     last = len(story.frames) - 1
     before: set[Layer] = set()
     for k in range(len(story.frames)):
-        shown, strip, layers = _drawn(story, k, lang)
+        shown, strip, layers = frame_parts(story, k, lang)
         now = set(layers)
-        changed = list({box for _, box in before ^ now})  # (a tile's old and new: one box)
-        changed.append((0, shown.height, shown.width, shown.height + strip.height))
-        yield (shown, strip), LAST_MS if k == last else FRAME_MS, changed
+        yield (shown, strip), LAST_MS if k == last else FRAME_MS, changed_boxes(
+            before, now, shown, strip)
         before = now
 
 
