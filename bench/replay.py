@@ -61,7 +61,7 @@ def game_log(board_id: str, seed: int) -> tuple[engine.GameState, list[dict], li
         action = ai.choose(state, "easy", len(actions))
         step = engine.apply(state, action)
         actions.append(action.model_dump(mode="json"))
-        events.append(step.events)
+        events.append([dict(e) for e in step.events])  # as the bot stores them
         state = step.state
     return start, actions, events
 

@@ -17,7 +17,7 @@ from .cards import draw_final, draw_row, row_image, row_on_palette
 from .encode import banded_png, card_png
 from .geometry import board_key
 from .geometry import board_of as board_of_key
-from .mapview import draw_map, map_image
+from .mapview import Observation, draw_map, map_image
 
 __all__ = ["board_key", "draw_final", "draw_map", "draw_row", "final_png", "map_image", "map_png",
            "observation_png", "row_png", "warm"]
@@ -44,7 +44,7 @@ def warm(boards: Iterable[str | engine.data.Board] = engine.data.BOARD_IDS, *,
                 highlight_masks(key, rid)
 
 
-def observation_png(board, observation: dict, *, viewer: str | None = None,
+def observation_png(board: engine.data.Board, observation: Observation, *, viewer: str | None = None,
                     highlight: Iterable[int] = (), lang: str = "en") -> bytes:
     """The map PNG of an observation already taken (for callers that hold one)."""
     return banded_png(map_image(board, observation, viewer=viewer, highlight=highlight,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import colorsys
+from collections.abc import Callable
 from functools import lru_cache
 
 from PIL import Image, ImageDraw
@@ -14,7 +15,7 @@ from . import sprites, text, theme
 from .charts import line_chart
 from .encode import palette_index
 from .geometry import read_cache, source_digest, write_cache
-from .mapview import seat_colours
+from .mapview import Observation, seat_colours
 from .static import fonts_digest
 
 WIDTH = 1028
@@ -133,7 +134,7 @@ def _cost_piece(cost: int, coins: int, lang: str) -> Image.Image:
     cx = 14
     for k in range(min(coins, 4)):
         _coin(draw, cx + k * 14, cy + 19)
-    tx = cx + (min(coins, 4) - 1) * 14 + 24
+    tx: float = cx + (min(coins, 4) - 1) * 14 + 24
     tx += text.draw(draw, (tx, cy + 19), str(coins), size=28, fill=theme.INK, anchor="lm") + 8
     on_it = i18n.t("row.on_it", lang)
     text.draw(draw, (tx, cy + 19), on_it, size=text.fit(on_it, 26, right - tx, "narrow"),
@@ -150,7 +151,7 @@ def _row_title(lang: str) -> Image.Image:
     return im
 
 
-def _row_parts(observation: dict, lang: str) -> tuple[tuple[int, int], list]:
+def _row_parts(observation: Observation, lang: str) -> tuple[tuple[int, int], list]:
     """The row picture's size, and what it is laid out of: (what, arguments, where), each
     drawn by ROW_PIECES[what](*arguments); equal arguments draw equal pixels."""
     row = observation.get("row") or []
@@ -166,11 +167,12 @@ def _row_parts(observation: dict, lang: str) -> tuple[tuple[int, int], list]:
     return (WIDTH, ROW_HEAD + ROW_H * max(1, len(row)) + PAD), parts
 
 
-ROW_PIECES = {"title": _row_title, "slot": _slot_strip, "combo": _combo_piece,
-              "cost": _cost_piece}
+# (each takes its own arguments: _row_parts gives them with the piece's name)
+ROW_PIECES: dict[str, Callable[..., Image.Image]] = {
+    "title": _row_title, "slot": _slot_strip, "combo": _combo_piece, "cost": _cost_piece}
 
 
-def draw_row(observation: dict, lang: str = "en") -> Image.Image:
+def draw_row(observation: Observation, lang: str = "en") -> Image.Image:
     """Six visible combos: number 1-6, power badge + race banner, tokens, cost, coins on it.
 
     Sized to stay legible when Discord shows it about 550 px wide (no text under 26 px)."""
@@ -191,14 +193,14 @@ def clear_pieces() -> None:
     _piece_on_palette.cache_clear()
 
 
-def row_image(observation: dict, lang: str = "en") -> Image.Image:
+def row_image(observation: Observation, lang: str = "en") -> Image.Image:
     """`draw_row` on the row palette, laid out of pieces mapped to it once per content: a
     combo's badge, banner and tokens look the same in any slot and any game, its cost and
     coins take a few values, and its number six. The same pixels as
     `row_on_palette(draw_row(...))`, mostly without drawing or mapping anything."""
     size, parts = _row_parts(observation, lang)
     im = Image.new("P", size, palette_index(row_palette(), theme.PARCHMENT))
-    im.putpalette(row_palette().getpalette())
+    im.putpalette(row_palette().getpalette() or [])
     for what, args, at in parts:
         im.paste(_piece_on_palette(what, args), at)
     return im
@@ -231,7 +233,7 @@ def row_palette() -> Image.Image:
     if flat is None or len(flat) != 768:
         q = _sample_rows().quantize(256, method=Image.Quantize.MEDIANCUT,
                                     dither=Image.Dither.NONE)
-        flat = bytes(q.getpalette()[:768]).ljust(768, b"\0")
+        flat = bytes((q.getpalette() or [])[:768]).ljust(768, b"\0")
         write_cache(name, flat)
     pal = Image.new("P", (1, 1))
     pal.putpalette(list(flat))
@@ -306,7 +308,7 @@ def draw_ranking(im: Image.Image, ranking: list[str], coins: dict[str, int],
     return ranking_height(len(ranking))
 
 
-def draw_final(observation: dict, regions_by_round: dict[str, list[int]] | None = None,
+def draw_final(observation: Observation, regions_by_round: dict[str, list[int]] | None = None,
                lang: str = "en") -> Image.Image:
     """Final coins, ranking, the tie-break note; a regions-held chart if history is given.
 
@@ -321,7 +323,7 @@ def draw_final(observation: dict, regions_by_round: dict[str, list[int]] | None 
     coins: dict[str, int] = {}
     for e in entries:
         if isinstance(e, dict):
-            coins[_entry(e)] = int(e.get("total", e.get("coins", 0)))
+            coins[_entry(e)] = int(e.get("total") or e.get("coins") or 0)
             if "tokens" in e:
                 on_board[_entry(e)] = int(e["tokens"])
     ranking = [_entry(x) for x in entries]

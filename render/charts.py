@@ -16,21 +16,19 @@ GRID = (214, 196, 156)
 
 def _spread(wanted: list[tuple[float, str]], least: float, top: float,
             bottom: float) -> dict[str, float]:
-    """Label heights near the wanted ones, at least `least` apart, inside [top, bottom]."""
-    order = sorted(wanted)
-    placed: list[list] = []
-    for y, name in order:
+    """Label heights near the wanted ones, at least `least` apart, inside [top, bottom]
+    (as far as they fit)."""
+    names = [name for _, name in sorted(wanted)]
+    heights: list[float] = []
+    for y, _ in sorted(wanted):
         y = max(top, min(bottom, y))
-        if placed and y < placed[-1][0] + least:
-            y = placed[-1][0] + least
-        placed.append([y, name])
-    overflow = placed[-1][0] - bottom if placed else 0
-    if overflow > 0:  # pushed past the bottom: move the whole stack up, keeping the gaps
-        for p in placed:
-            p[0] -= overflow
-        for i in range(1, len(placed)):
-            placed[i][0] = max(placed[i][0], placed[i - 1][0] + least)
-    return {name: y for y, name in placed}
+        heights.append(max(y, heights[-1] + least) if heights else y)
+    overflow = heights[-1] - bottom if heights else 0
+    if overflow > 0:  # pushed past the bottom: move the stack up, keeping the gaps
+        heights = [max(top, y - overflow) for y in heights]
+        for i in range(1, len(heights)):
+            heights[i] = max(heights[i], heights[i - 1] + least)
+    return dict(zip(names, heights, strict=True))
 
 
 def line_chart(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], title: str,

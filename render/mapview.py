@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections import Counter, OrderedDict
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from functools import cache, lru_cache
+from typing import Any
 
 from PIL import Image, ImageChops, ImageDraw, ImageFilter
 
@@ -21,18 +22,20 @@ PANEL_HEAD = 56
 PANEL_ROW = 74
 
 
+Observation = Mapping[str, Any]  # engine.observe's public (or a player's) view, read only
+
 # what a map shows of an observation: drawn from these fields alone, it is the same picture
 # (the bot keys its picture cache by them: a position reached again at another version, or
 # with a change no map shows, is not drawn again)
 MAP_FIELDS = ("players", "regions", "current", "finished", "round", "rounds", "stage")
 
 
-def shown_on_map(observation: dict) -> dict:
+def shown_on_map(observation: Observation) -> dict[str, Any]:
     """The fields of `observation` a map shows (see MAP_FIELDS)."""
     return {k: observation[k] for k in MAP_FIELDS if k in observation}
 
 
-def seat_colours(observation: dict) -> dict[str, tuple[int, int, int]]:
+def seat_colours(observation: Observation) -> dict[str, tuple[int, int, int]]:
     """Each player's colour, by seat order (the order of observation["players"])."""
     return {name: theme.player_colour(i) for i, name in enumerate(observation["players"])}
 
@@ -43,7 +46,10 @@ def region_mask(key: str, rid: int) -> tuple[tuple[int, int], Image.Image]:
     geo = geometry(key)
     lab = geo.label_image().point([255 if i == rid else 0 for i in range(256)])
     lab = lab.resize(geo.size, Image.Resampling.NEAREST)
-    x0, y0, x1, y1 = lab.getbbox()
+    box = lab.getbbox()
+    if box is None:
+        raise ValueError(f"board {key} draws no pixel of region {rid}")
+    x0, y0, x1, y1 = box
     pad = 6
     x0, y0 = max(0, x0 - pad), max(0, y0 - pad)
     x1, y1 = min(lab.width, x1 + pad), min(lab.height, y1 + pad)
@@ -102,7 +108,7 @@ def _placed(what: tuple, sprite: Image.Image, x: float, y: float,
     return what, sprite, (int(x - sprite.width / 2), int(y - sprite.height / 2))
 
 
-def token_sprites(board: data.Board, observation: dict, lang: str = "en", *,
+def token_sprites(board: data.Board, observation: Observation, lang: str = "en", *,
                   key: str | None = None) -> list[Placed]:
     """Markers (owner colour, count, race), lost tribes and pieces, in drawing order."""
     colours = seat_colours(observation)
@@ -132,7 +138,7 @@ def token_sprites(board: data.Board, observation: dict, lang: str = "en", *,
     return out
 
 
-def draw_tokens(im: Image.Image, board: data.Board, observation: dict,
+def draw_tokens(im: Image.Image, board: data.Board, observation: Observation,
                 highlight: Iterable[int] = (), lang: str = "en", *,
                 key: str | None = None) -> None:
     """Highlighted regions, then markers, lost tribes and pieces (RGB)."""
@@ -188,7 +194,7 @@ def panel_height(n_players: int) -> int:
     return PANEL_HEAD + PANEL_ROW * n_players + 10 + LEGEND_H
 
 
-def _title(observation: dict, lang: str) -> str:
+def _title(observation: Observation, lang: str) -> str:
     rnd, rounds = observation.get("round"), observation.get("rounds")
     if observation.get("finished"):
         return i18n.t("map.title_over", lang, round=rnd, rounds=rounds)
@@ -249,7 +255,7 @@ def panel_row(width: int, name: str, colour: tuple[int, int, int], current: bool
     return im
 
 
-def panel_parts(width: int, observation: dict, *, viewer: str | None, lang: str
+def panel_parts(width: int, observation: Observation, *, viewer: str | None, lang: str
                 ) -> list[tuple[str, tuple]]:
     """The panel as strips from the top, each (what, arguments): "head" (panel_head), "row"
     (panel_row), "gap" (10 px of parchment), "legend" (legend). Equal arguments draw equal
@@ -269,10 +275,12 @@ def _gap(width: int) -> Image.Image:
     return Image.new("RGB", (width, 10), theme.PARCHMENT)
 
 
-STRIPS = {"head": panel_head, "row": panel_row, "gap": _gap, "legend": legend}
+# (each takes its own arguments: panel_parts gives them with the strip's name)
+STRIPS: dict[str, Callable[..., Image.Image]] = {"head": panel_head, "row": panel_row,
+                                                 "gap": _gap, "legend": legend}
 
 
-def draw_panel(im: Image.Image, top: int, observation: dict, *, viewer: str | None,
+def draw_panel(im: Image.Image, top: int, observation: Observation, *, viewer: str | None,
                lang: str = "en") -> None:
     """Round, whose turn, and per player: colour, active race, hand, declines (coins: own only)."""
     y = top
@@ -398,7 +406,7 @@ def _tile(key: str, box: Box, members: list[Placed], rings: tuple[int, ...]) -> 
 Layer = tuple[tuple, Box]
 
 
-def map_layers(board: data.Board, observation: dict, *, viewer: str | None = None,
+def map_layers(board: data.Board, observation: Observation, *, viewer: str | None = None,
                highlight: Iterable[int] = (), lang: str = "en"
                ) -> tuple[Image.Image, list[Layer]]:
     """`map_image`, with the layers it laid on the static layer (see Layer)."""
@@ -428,7 +436,7 @@ def map_layers(board: data.Board, observation: dict, *, viewer: str | None = Non
     return out, layers
 
 
-def map_image(board: data.Board, observation: dict, *, viewer: str | None = None,
+def map_image(board: data.Board, observation: Observation, *, viewer: str | None = None,
               highlight: Iterable[int] = (), lang: str = "en") -> Image.Image:
     """The map picture on the board's palette: the same pixels as
     `to_palette(draw_map(...), key)`, for a fraction of the work.
@@ -441,7 +449,7 @@ def map_image(board: data.Board, observation: dict, *, viewer: str | None = None
     return map_layers(board, observation, viewer=viewer, highlight=highlight, lang=lang)[0]
 
 
-def draw_map(board: data.Board, observation: dict, *, viewer: str | None = None,
+def draw_map(board: data.Board, observation: Observation, *, viewer: str | None = None,
              highlight: Iterable[int] = (), lang: str = "en") -> Image.Image:
     """The full map picture (RGB) of an observation of `board`."""
     static = map_layer(board_key(board))

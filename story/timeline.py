@@ -45,7 +45,7 @@ class Frame:
     seq: int
     round: int
     player: str | None
-    observation: dict[str, Any]
+    observation: Mapping[str, Any]  # engine.observe(state, None): the public view
     highlight: tuple[int, ...]
     deeds: tuple[Deed, ...]
 
@@ -175,13 +175,13 @@ class _Teller:
             self.window = [events]  # the action that ended the turn bounds the next one
 
     def _round_over(self, state: engine.GameState) -> None:
-        held = [0] * len(self.players)
-        for area in state.areas:
-            if area.race is not None and 0 <= area.owner < len(held):
-                held[area.owner] += 1
-        for i, name in enumerate(self.players):
-            self.regions[name].append(held[i])
-            self.coins[name].append(state.seats[i].coins)
+        """Each player's regions and coins as the round ends (coins kept aside: `tell`
+        drops them unless the game is over)."""
+        seen = engine.observe(state, None, reveal_all=True)
+        owners = [r.get("owner") for r in seen["regions"].values()]
+        for name in self.players:
+            self.regions[name].append(owners.count(name))
+            self.coins[name].append(int(seen["players"][name]["coins"]))
 
     def _frame(self, seq: int, rnd: int, state: engine.GameState) -> None:
         ended = next((e for e in self.window[-1] if e.get("type") == "turn_ended"), None)
@@ -211,7 +211,8 @@ def tell(start: engine.GameState, actions: Iterable[Mapping[str, Any] | engine.A
     if finished:
         coins = {p: tuple(v) for p, v in teller.coins.items()}
         ranking = tuple(Placing(str(r["player"]), int(r["total"]), int(r["tokens"]),
-                                int(r["rank"])) for r in state.ranking or ())
+                                int(r["rank"]))
+                        for r in engine.observe(state, None)["ranking"] or ())
     stints = {p: tuple(Stint(s["race"], s["power"], s["picked"], s.get("declined"),
                              s.get("gone")) for s in v) for p, v in teller.stints.items()}
     return Story(board=start.board, players=teller.players, rounds=start.board.rounds,

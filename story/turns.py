@@ -54,9 +54,10 @@ def conquered_in_turn(events_by_action: Sequence[Sequence[Event]]) -> tuple[int,
     return tuple(dict.fromkeys(regions))
 
 
-def _plain(events: Iterable[Event]) -> list[Any]:
-    """Events as the store keeps them (JSON), for comparing with recorded ones."""
-    return json.loads(json.dumps(list(events), sort_keys=True, default=str))
+def _plain(events: Iterable[Event]) -> str:
+    """Events as the store keeps them (JSON text, keys sorted), for comparing with recorded
+    ones: a tuple and a list, or an int key and its string, are the same once stored."""
+    return json.dumps(json.loads(json.dumps(list(events), default=str)), sort_keys=True)
 
 
 @dataclass(frozen=True, slots=True)

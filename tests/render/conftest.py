@@ -84,7 +84,7 @@ def _played(board_id: str, seed: int, stop: int | None) -> GameLog:
         action = ai.choose(state, "easy", len(actions))
         step = engine.apply(state, action)
         actions.append(action.model_dump(mode="json"))
-        events.append(step.events)
+        events.append([dict(e) for e in step.events])  # as the bot stores them
         state = step.state
     return start, actions, events
 
