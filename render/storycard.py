@@ -107,8 +107,8 @@ def _lanes(im: Image.Image, top: int, story: Story, lang: str) -> int:
             if label:
                 text.draw(draw, (x0 + 8, y + 8 + ACTIVE_H // 2), label, size=size,
                           kind="narrow", fill=theme.text_on(fill), anchor="lm")
-            if stint.declined is not None:
-                gone = min(stint.gone or rounds, rounds)
+            if stint.declined is not None:  # in decline until the round it left the map
+                gone = rounds if stint.gone is None else max(stint.declined, stint.gone - 1)
                 d0, d1 = left + col * (stint.declined - 1) + 3, left + col * gone - 3
                 dy = y + 12 + ACTIVE_H
                 draw.rounded_rectangle((d0, dy, d1, dy + DECLINE_H), radius=8,
@@ -162,8 +162,7 @@ def draw_end_card(story: Story, lang: str = "en",
     y = draw_ranking(im, ranking, coins, tokens, winners, colours, lang)
     series = {name: [story.start_coins, *story.coins[name]] for name in story.players}
     peak = max((max(v) for v in series.values()), default=1)
-    step = 10 if peak <= 100 else 50
-    y_top = step * math.ceil(peak / step)
+    y_top = 10 * math.ceil(max(1, peak) / 10)
     line_chart(ImageDraw.Draw(im), (PAD, y, WIDTH - PAD, y + COINS_H - 10),
                i18n.t("story.coins", lang), series, colours,
                x_labels={i: str(i) for i in range(len(series[ranking[0]]))}, y_top=y_top,
