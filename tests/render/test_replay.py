@@ -69,6 +69,10 @@ def test_frames_are_shown_a_while_and_the_last_longer(game_log) -> None:
         im.seek(k)
         durations.append(im.info["duration"])
     assert durations == [replay.FRAME_MS] * (len(durations) - 1) + [replay.LAST_MS]
+    # this game ended when the last turn's survivors were placed: the bot posted one more
+    # map then, and the replay's last frame is that map
+    assert tale.frames[-1].player is None and tale.frames[-2].player is not None
+    assert replay.caption(tale.frames[-1]) == "Round 10 · the game is over"
 
 
 def test_a_five_player_replay_fits_discord(game_log) -> None:
