@@ -386,9 +386,11 @@ def _tile_key(key: str, box: Box, members: list[Placed], rings: tuple[int, ...])
     return (key, box, rings, tuple((w, corner) for w, _, corner in members))
 
 
-def _tile(key: str, box: Box, members: list[Placed], rings: tuple[int, ...]) -> Image.Image:
+def _tile(key: str, box: Box, members: list[Placed], rings: tuple[int, ...],
+          what: tuple) -> Image.Image:
     """A group's box on the palette: the static layer, the highlights that reach into it,
-    then its sprites, mapped to the palette (once per content: kept in `_tiles`)."""
+    then its sprites, mapped to the palette (once per content, `what`: _tile_key; kept in
+    `_tiles`)."""
     def make() -> Image.Image:
         im = map_layer(key).crop(box)
         for rid in rings:
@@ -397,7 +399,7 @@ def _tile(key: str, box: Box, members: list[Placed], rings: tuple[int, ...]) -> 
             im.paste(sprite, (left - box[0], top - box[1]), sprite)
         return to_palette(im, key)
 
-    return _kept(_tiles, _tile_key(key, box, members, rings), TILES_KEPT, make)
+    return _kept(_tiles, what, TILES_KEPT, make)
 
 
 # something map_image laid on the board's static layer: what it shows (equal keys: equal
@@ -425,8 +427,9 @@ def map_layers(board: data.Board, observation: Observation, *, viewer: str | Non
         if clipped is None:
             continue
         rings = tuple(rid for rid in rids if _touches(key, rid, clipped))
-        out.paste(_tile(key, clipped, members, rings), clipped[:2])
-        layers.append((("tile", _tile_key(key, clipped, members, rings)), clipped))
+        shows = _tile_key(key, clipped, members, rings)
+        out.paste(_tile(key, clipped, members, rings, shows), clipped[:2])
+        layers.append((("tile", shows), clipped))
     y = static.height
     for what, args in panel_parts(static.width, observation, viewer=viewer, lang=lang):
         strip = strip_on_palette(key, what, args)

@@ -1,17 +1,19 @@
-"""The animated replay of a finished game: one frame per turn, as an animated PNG.
+"""The animated replay of a finished game: one frame per turn map, as an animated PNG.
 
-A frame is exactly the map the bot posted after that turn (the same `map_image` call: the
-turn's public observation, the regions conquered in it outlined, the game's language) with
-a caption strip under it: round, player, what they did, and how far into the game it is.
-Successive frames are drawn as successive maps are (the static layer, the marker tiles and
-the panel strips kept in this process are reused) and stored as APNG (render.apng), each
-frame as its changes over the one before.
+A frame is exactly the map the bot posted after a turn (story.Frame: the turn's public
+observation, the regions conquered in it outlined, the game's language, drawn by map_image's
+own code, mapview.map_layers) with a caption strip under it: round, player, what they did,
+and how far into the game it is. (When the game ends as the last turn's survivors are
+placed, the bot posts one more map, and the replay has one more frame.) Successive frames
+are drawn as successive maps are (the static layer, the marker tiles and the panel strips
+kept in this process are reused) and stored as APNG (render.apng), each frame as its changes
+over the one before, found from the map layers the two frames do not share.
 
-APNG rather than animated WebP or GIF (bench/replay.py prints all three): Discord's clients
-animate APNG attachments, animated WebP not in every client; APNG keeps the map's palette
-pixel for pixel, as GIF would; and it costs the least CPU of the three (WebP took ~30 ms a
-frame at its fastest setting, Pillow's GIF writer ~8 ms, this writer ~2 ms, about what the
-next map of a game costs to encode).
+APNG rather than animated WebP or GIF (bench/replay.py --formats prints all three on the
+same frames): Discord's clients animate APNG attachments, animated WebP not in every client;
+APNG keeps the map's palette pixel for pixel, as GIF would; and it is the cheapest to make
+(measured: ~1.2 ms a frame to encode, GIF ~8 ms with Pillow, WebP ~30 ms at its fastest
+method), though GIF and WebP at its default method are smaller (about half, and a third).
 """
 
 from __future__ import annotations
@@ -154,8 +156,10 @@ def replay_png(story: Story, lang: str = "en") -> bytes:
     static = map_layer(key)
     size = (static.width, static.height + panel_height(len(story.players)) + CAPTION_H)
     clear = unused_index(colours)
-    if clear is not None and _index(key, tuple(colours[3 * clear:3 * clear + 3])) == clear:
-        clear = None  # this Pillow picks the later of equal colours: no transparent index
+    if clear is not None:
+        r, g, b = colours[3 * clear:3 * clear + 3]
+        if _index(key, (r, g, b)) == clear:
+            clear = None  # this Pillow picks the later of equal colours: no transparent index
     try:
         return animated_png(_frames(story, lang), size, colours, len(story.frames), clear)
     except IndexInUse:  # a frame shows that colour after all: no transparent index

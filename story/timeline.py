@@ -200,7 +200,11 @@ def tell(start: engine.GameState, actions: Iterable[Mapping[str, Any] | engine.A
     Actions; with `recorded`, each action's stored events, checked against the replay).
 
     A log the rules refuse, or whose events differ from the recorded ones, raises
-    StoryError. The story of a game that is not finished has no coins and no ranking."""
+    StoryError. The story of a game that is not finished has no coins and no ranking.
+
+    `start` is the game's first state (engine.new_game, as the bot starts its games): the
+    rounds, and the combos as stints, are counted from there. A story told from a later
+    position (a scenario) lists only the rounds ended and the combos picked after it."""
     teller = _Teller(start)
     state = start
     for step in replay(start, actions, recorded):
