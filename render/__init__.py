@@ -1,8 +1,11 @@
-"""Pillow pictures of a game state: the map, the combo row, the final reveal (PNG bytes).
+"""Pillow pictures of a game state: the map, the combo row, the final reveal (PNG bytes);
+and of a finished game's story: the end card and the animated replay.
 
 Pure functions of an observation: every picture is drawn from `engine.observe(state, viewer)`
 (the public view has no coins). The drawing functions take (board, observation) and return
-Pillow images; the entry points below wrap them and encode PNG.
+Pillow images; the entry points below wrap them and encode PNG. The end card and the replay
+take a story.Story (story.tell: the game told from its log), refuse an unfinished one, and
+have their alt text beside them (end_card_alt, replay_alt).
 """
 
 from __future__ import annotations
@@ -18,9 +21,12 @@ from .encode import banded_png, card_png
 from .geometry import board_key
 from .geometry import board_of as board_of_key
 from .mapview import Observation, draw_map, map_image
+from .replay import replay_alt, replay_png
+from .storycard import end_card_alt, end_card_png
 
-__all__ = ["board_key", "draw_final", "draw_map", "draw_row", "final_png", "map_image", "map_png",
-           "observation_png", "row_png", "warm"]
+__all__ = ["board_key", "draw_final", "draw_map", "draw_row", "end_card_alt", "end_card_png",
+           "final_png", "map_image", "map_png", "observation_png", "replay_alt", "replay_png",
+           "row_png", "warm"]
 
 
 def warm(boards: Iterable[str | engine.data.Board] = engine.data.BOARD_IDS, *,

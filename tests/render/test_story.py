@@ -4,11 +4,13 @@ bot stores; coins and the ranking only once the game is over."""
 from __future__ import annotations
 
 import json
+import pickle
 
 import pytest
 
 import ai
 import engine
+import render
 import story
 from story import SecretUntilOver, StoryError, conquered_in_turn
 
@@ -171,3 +173,13 @@ def test_conquered_in_turn_is_the_bots_rule() -> None:
     assert conquered_in_turn([conquer(9, 3), conquer(9) + [
         {"type": "conquered", "region": True}, {"type": "conquered", "region": "2"},
         {"type": "conquered"}]]) == (9, 3)
+
+
+def test_a_story_travels_to_a_drawing_worker(game_log) -> None:
+    """The bot draws in worker processes: a story pickles, coins and all, and comes back
+    the same; the package-level entry points draw it as render.<name>(story, ...)."""
+    tale = story.tell(*game_log("official-2p"))
+    back = pickle.loads(pickle.dumps(tale))
+    assert back == tale and back.coins == tale.coins and back.ranking == tale.ranking
+    assert render.end_card_png(back, lang="hu")[:8] == b"\x89PNG\r\n\x1a\n"
+    assert render.end_card_alt(back, "hu") and render.replay_alt(back, "hu")
