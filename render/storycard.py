@@ -27,10 +27,10 @@ from .encode import card_png
 COINS_H = 400  # the coins chart
 CHANCES_H = 340  # the win-chance chart
 LANES_HEAD = 56  # the lanes' title and round numbers
-LANE_H = 108  # a player's lane: Active races, races in decline, regions held
+LANE_H = 114  # a player's lane: Active races, races in decline, regions held
 NAME_W = 176  # the names' column left of the lanes
-ACTIVE_H, DECLINE_H = 44, 22
-LEAST = 16  # no word on the card is drawn smaller than this (px)
+ACTIVE_H, DECLINE_H = 44, 26
+LEAST = 18  # no word on the card is drawn smaller than this (px)
 
 Chances = Sequence[Mapping[str, float]]
 
@@ -84,7 +84,7 @@ def _lanes(im: Image.Image, top: int, story: Story, lang: str) -> int:
               fill=theme.INK)
     y = top + LANES_HEAD
     for r in range(1, rounds + 1):
-        text.draw(draw, (left + col * (r - 0.5), y - 2), str(r), size=22, kind="narrow",
+        text.draw(draw, (left + col * (r - 0.5), y - 2), str(r), size=24, kind="narrow",
                   fill=(90, 70, 50), anchor="ms")
     winners = set(story.winners)
     for name in story.players:
