@@ -127,7 +127,7 @@ def commands(lang: str) -> dict:
             "choices": raw.get("choices", {})}
 
 
-def has(key: str, lang: str = DEFAULT) -> bool:
+def has(key: str, lang: str | None = DEFAULT) -> bool:
     return key in catalog(normalize(lang)) or key in catalog(DEFAULT)
 
 
@@ -184,7 +184,8 @@ _FORM = re.compile(r"\s*(=\d+|\w+)\s*\{")
 
 def _parts(text: str) -> Iterator[tuple[str, str]]:
     """Literal text and whole {...} arguments (braces nest inside plural forms)."""
-    depth, start, lit = 0, 0, []
+    depth, start = 0, 0
+    lit: list[str] = []
     for i, ch in enumerate(text):
         if ch == "{":
             if depth == 0:
@@ -233,7 +234,7 @@ def _compiled(message: str) -> tuple[tuple[str, str, str | None, tuple[tuple[str
     """A message parsed once: ("text", literal, None, ()) and ("arg", name, type, forms)
     parts. Messages are a finite set (catalog templates and their plural forms), and parsing
     them was most of what formatting cost (every reply formats dozens)."""
-    out = []
+    out: list[tuple[str, str, str | None, tuple[tuple[str, str], ...]]] = []
     for kind, part in _parts(message):
         if kind == "text":
             out.append(("text", part, None, ()))

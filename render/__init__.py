@@ -1,8 +1,11 @@
-"""Pillow pictures of a game state: the map, the combo row, the final reveal (PNG bytes).
+"""Pillow pictures of a game state: the map, the combo row, the final reveal (PNG bytes);
+and of a finished game's story: the end card and the animated replay.
 
 Pure functions of an observation: every picture is drawn from `engine.observe(state, viewer)`
 (the public view has no coins). The drawing functions take (board, observation) and return
-Pillow images; the entry points below wrap them and encode PNG.
+Pillow images; the entry points below wrap them and encode PNG. The end card and the replay
+take a story.Story (story.tell: the game told from its log), refuse an unfinished one, and
+have their alt text beside them (end_card_alt, replay_alt).
 """
 
 from __future__ import annotations
@@ -17,10 +20,13 @@ from .cards import draw_final, draw_row, row_image, row_on_palette
 from .encode import banded_png, card_png
 from .geometry import board_key
 from .geometry import board_of as board_of_key
-from .mapview import draw_map, map_image
+from .mapview import Observation, draw_map, map_image
+from .replay import replay_alt, replay_png
+from .storycard import end_card_alt, end_card_png
 
-__all__ = ["board_key", "draw_final", "draw_map", "draw_row", "final_png", "map_image", "map_png",
-           "observation_png", "row_png", "warm"]
+__all__ = ["board_key", "draw_final", "draw_map", "draw_row", "end_card_alt", "end_card_png",
+           "final_png", "map_image", "map_png", "observation_png", "replay_alt", "replay_png",
+           "row_png", "warm"]
 
 
 def warm(boards: Iterable[str | engine.data.Board] = engine.data.BOARD_IDS, *,
@@ -44,7 +50,7 @@ def warm(boards: Iterable[str | engine.data.Board] = engine.data.BOARD_IDS, *,
                 highlight_masks(key, rid)
 
 
-def observation_png(board, observation: dict, *, viewer: str | None = None,
+def observation_png(board: engine.data.Board, observation: Observation, *, viewer: str | None = None,
                     highlight: Iterable[int] = (), lang: str = "en") -> bytes:
     """The map PNG of an observation already taken (for callers that hold one)."""
     return banded_png(map_image(board, observation, viewer=viewer, highlight=highlight,

@@ -145,13 +145,13 @@ class Raster:
         delta: dict[tuple[int, int], int] = {}
         for c in (ring[0], ring[2], ring[4], ring[6]):
             if c != a:
-                k = (a, c) if a < c else (c, a)
-                delta[k] = delta.get(k, 0) - 1
+                pair = (a, c) if a < c else (c, a)
+                delta[pair] = delta.get(pair, 0) - 1
             if c != b:
-                k = (b, c) if b < c else (c, b)
-                delta[k] = delta.get(k, 0) + 1
-        for k, d in delta.items():
-            if d < 0 and self.pairs.get(k, 0) + d < self.min_contact:
+                pair = (b, c) if b < c else (c, b)
+                delta[pair] = delta.get(pair, 0) + 1
+        for pair, d in delta.items():
+            if d < 0 and self.pairs.get(pair, 0) + d < self.min_contact:
                 return False
         return True
 
@@ -249,8 +249,11 @@ def adjacency(board: data.Board) -> dict[int, set[int]]:
 
 
 def from_grid(board: data.Board, w: int, h: int) -> Raster:
-    grid = board.grid
-    gh, gw = len(grid), len(grid[0])
+    if not board.grid:
+        raise ValueError("the board has no grid")
+    # (an empty cell would leave its row short: refused below like a ragged row)
+    grid = [[c for c in row if c is not None] for row in board.grid]
+    gh, gw = len(grid), len(board.grid[0])
     n = len(board.regions)
     cells = {c for row in grid for c in row}
     if any(len(row) != gw for row in grid) or cells != set(range(n)):
@@ -259,13 +262,14 @@ def from_grid(board: data.Board, w: int, h: int) -> Raster:
     return Raster(w, h, lab, adjacency(board), 3)
 
 
-def outer_cycle(board: data.Board) -> list[int]:
-    """The edge regions in order around the frame (a cycle through edge-edge borders)."""
+def outer_cycles(board: data.Board) -> list[list[int]]:
+    """Orders of the edge regions around the frame (cycles through edge-edge borders; the
+    first 50 or so found, each a candidate frame for the embedding)."""
     edge = [r.id for r in board.regions if r.edge]
     nb = {r.id: [n for n in r.neighbours if board.regions[n].edge] for r in board.regions}
     start = edge[0]
     path = [start]
-    cycles = []
+    cycles: list[list[int]] = []
     budget = [200_000]  # a non-planar or odd input must not search forever
 
     def dfs(u: int) -> None:
@@ -327,12 +331,13 @@ def crossings(board: data.Board, pos: dict[int, tuple[float, float]]) -> int:
 
 def triangles(board: data.Board, pos: dict[int, tuple[float, float]],
               skip: set[int]) -> list[tuple[int, int, int]]:
-    out = set()
+    out: set[tuple[int, int, int]] = set()
     adj = {r.id: set(r.neighbours) - skip for r in board.regions if r.id not in skip}
     for u in adj:
         for v in adj[u]:
             for t in adj[u] & adj[v]:
-                tri = tuple(sorted((u, v, t)))
+                lo, mid, hi = sorted((u, v, t))
+                tri = (lo, mid, hi)
                 if tri in out:
                     continue
                 # a face iff no other vertex lies inside the triangle
@@ -357,14 +362,15 @@ def triangles(board: data.Board, pos: dict[int, tuple[float, float]],
 
 def from_graph(board: data.Board, w: int, h: int, seed: int) -> Raster:
     skip = {r.id for r in board.regions if not r.edge and len(r.neighbours) == 2}
-    best = None
-    for cyc in outer_cycle(board):
+    best: tuple[int, dict[int, tuple[float, float]]] | None = None
+    for cyc in outer_cycles(board):
         pos = tutte(board, cyc, w - 1, h - 1, skip)
-        c = crossings(board, pos)
-        if best is None or c < best[0]:
-            best = (c, pos)
-        if c == 0:
+        n_cross = crossings(board, pos)
+        if best is None or n_cross < best[0]:
+            best = (n_cross, pos)
+        if n_cross == 0:
             break
+    assert best is not None  # outer_cycles found at least one cycle, or raised
     n_cross, pos = best
     if n_cross:
         raise ValueError(f"{board.id}: no crossing-free embedding found ({n_cross})")
@@ -401,21 +407,23 @@ def from_graph(board: data.Board, w: int, h: int, seed: int) -> Raster:
     # from any third region as the border allows
     for r in sorted(skip):
         u, v = board.regions[r].neighbours
-        best, best_c = None, -1.0
+        spot, room = None, -1.0
         for i, lbl in enumerate(lab):
             if lbl != u or not any(0 <= j < w * h and lab[j] == v
                                    for j in (i + 1, i - 1, i + w, i - w)):
                 continue
             x, y = i % w, i // w
-            c = 30.0
+            clear = 30.0
             for yy in range(max(0, y - 30), min(h, y + 31)):
                 for xx in range(max(0, x - 30), min(w, x + 31)):
                     if lab[yy * w + xx] not in (u, v):
-                        c = min(c, math.dist((x, y), (xx, yy)))
-            if c > best_c:
-                best, best_c = (x, y), c
-        cx, cy = best
-        rad = min(w / 16, best_c - 2)
+                        clear = min(clear, math.dist((x, y), (xx, yy)))
+            if clear > room:
+                spot, room = (x, y), clear
+        if spot is None:
+            raise ValueError(f"{board.id}: region {r} has no border between its neighbours")
+        cx, cy = spot
+        rad = min(w / 16, room - 2)
         for y in range(int(cy - rad), int(cy + rad) + 1):
             for x in range(int(cx - rad), int(cx + rad) + 1):
                 if 0 <= x < w and 0 <= y < h and math.dist((x, y), (cx, cy)) <= rad \
@@ -512,7 +520,8 @@ def anchors(board: data.Board, ras: Raster, n_slots: int = 7) -> dict[str, list]
         cells = pix[r.id]
         slots: list[list[float]] = []
         for k in range(n_slots):
-            best, best_s = None, -1e9
+            best: int | None = None
+            best_s = -1e9
             for i in cells[::3]:
                 x, y = i % w, i // w
                 s = min(d[i], 14.0 if k else 1e9)
@@ -520,6 +529,8 @@ def anchors(board: data.Board, ras: Raster, n_slots: int = 7) -> dict[str, list]
                     s = min(s, math.dist((x, y), (sx, sy)) - sr * (0.9 if k > 1 else 1.0))
                 if s > best_s:
                     best, best_s = i, s
+            if best is None:
+                raise ValueError(f"{board.id}: region {r.id} has no pixel on the raster")
             x, y = best % w, best // w
             slots.append([x, y, round(max(1.0, min(d[best], best_s)), 1)])
         out[str(r.id)] = [[x * SCALE, y * SCALE, rr * SCALE] for x, y, rr in slots]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import colorsys
+from collections.abc import Callable
 from functools import lru_cache
 
 from PIL import Image, ImageDraw
@@ -11,9 +12,10 @@ import i18n
 from engine import data
 
 from . import sprites, text, theme
+from .charts import line_chart
 from .encode import palette_index
 from .geometry import read_cache, source_digest, write_cache
-from .mapview import seat_colours
+from .mapview import Observation, seat_colours
 from .static import fonts_digest
 
 WIDTH = 1028
@@ -22,7 +24,7 @@ PAD = 16
 GOLD = (236, 190, 40)
 
 
-def _hue_colour(name: str, names: tuple[str, ...], s: float, v: float) -> tuple[int, int, int]:
+def hue_colour(name: str, names: tuple[str, ...], s: float, v: float) -> tuple[int, int, int]:
     i = names.index(name) if name in names else sum(map(ord, name))
     r, g, b = colorsys.hsv_to_rgb((i * 0.61803) % 1.0, s, v)
     return (int(r * 255), int(g * 255), int(b * 255))
@@ -91,8 +93,8 @@ def _combo_piece(power_id: str, race_id: str, lang: str) -> Image.Image:
     draw = ImageDraw.Draw(im)
     races, powers = data.races(), data.powers()
     power, race = i18n.name("power", power_id, lang), i18n.name("race", race_id, lang)
-    pc = _hue_colour(power_id, data.POWERS, 0.35, 0.85)
-    rc = _hue_colour(race_id, data.RACES, 0.45, 0.8)
+    pc = hue_colour(power_id, data.POWERS, 0.35, 0.85)
+    rc = hue_colour(race_id, data.RACES, 0.45, 0.8)
     n = _tokens(race_id, races) + _tokens(power_id, powers)
     size, _ = combo_sizes(power, race, n, lang)
     cy = ROW_H // 2 - MIDDLE[1]
@@ -132,7 +134,7 @@ def _cost_piece(cost: int, coins: int, lang: str) -> Image.Image:
     cx = 14
     for k in range(min(coins, 4)):
         _coin(draw, cx + k * 14, cy + 19)
-    tx = cx + (min(coins, 4) - 1) * 14 + 24
+    tx: float = cx + (min(coins, 4) - 1) * 14 + 24
     tx += text.draw(draw, (tx, cy + 19), str(coins), size=28, fill=theme.INK, anchor="lm") + 8
     on_it = i18n.t("row.on_it", lang)
     text.draw(draw, (tx, cy + 19), on_it, size=text.fit(on_it, 26, right - tx, "narrow"),
@@ -149,7 +151,7 @@ def _row_title(lang: str) -> Image.Image:
     return im
 
 
-def _row_parts(observation: dict, lang: str) -> tuple[tuple[int, int], list]:
+def _row_parts(observation: Observation, lang: str) -> tuple[tuple[int, int], list]:
     """The row picture's size, and what it is laid out of: (what, arguments, where), each
     drawn by ROW_PIECES[what](*arguments); equal arguments draw equal pixels."""
     row = observation.get("row") or []
@@ -165,11 +167,12 @@ def _row_parts(observation: dict, lang: str) -> tuple[tuple[int, int], list]:
     return (WIDTH, ROW_HEAD + ROW_H * max(1, len(row)) + PAD), parts
 
 
-ROW_PIECES = {"title": _row_title, "slot": _slot_strip, "combo": _combo_piece,
-              "cost": _cost_piece}
+# (each takes its own arguments: _row_parts gives them with the piece's name)
+ROW_PIECES: dict[str, Callable[..., Image.Image]] = {
+    "title": _row_title, "slot": _slot_strip, "combo": _combo_piece, "cost": _cost_piece}
 
 
-def draw_row(observation: dict, lang: str = "en") -> Image.Image:
+def draw_row(observation: Observation, lang: str = "en") -> Image.Image:
     """Six visible combos: number 1-6, power badge + race banner, tokens, cost, coins on it.
 
     Sized to stay legible when Discord shows it about 550 px wide (no text under 26 px)."""
@@ -190,14 +193,14 @@ def clear_pieces() -> None:
     _piece_on_palette.cache_clear()
 
 
-def row_image(observation: dict, lang: str = "en") -> Image.Image:
+def row_image(observation: Observation, lang: str = "en") -> Image.Image:
     """`draw_row` on the row palette, laid out of pieces mapped to it once per content: a
     combo's badge, banner and tokens look the same in any slot and any game, its cost and
     coins take a few values, and its number six. The same pixels as
     `row_on_palette(draw_row(...))`, mostly without drawing or mapping anything."""
     size, parts = _row_parts(observation, lang)
     im = Image.new("P", size, palette_index(row_palette(), theme.PARCHMENT))
-    im.putpalette(row_palette().getpalette())
+    im.putpalette(row_palette().getpalette() or [])
     for what, args, at in parts:
         im.paste(_piece_on_palette(what, args), at)
     return im
@@ -230,7 +233,7 @@ def row_palette() -> Image.Image:
     if flat is None or len(flat) != 768:
         q = _sample_rows().quantize(256, method=Image.Quantize.MEDIANCUT,
                                     dither=Image.Dither.NONE)
-        flat = bytes(q.getpalette()[:768]).ljust(768, b"\0")
+        flat = bytes((q.getpalette() or [])[:768]).ljust(768, b"\0")
         write_cache(name, flat)
     pal = Image.new("P", (1, 1))
     pal.putpalette(list(flat))
@@ -248,36 +251,19 @@ def _entry(item: object) -> str:
     return str(item)
 
 
-def draw_final(observation: dict, regions_by_round: dict[str, list[int]] | None = None,
-               lang: str = "en") -> Image.Image:
-    """Final coins, ranking, the tie-break note; a regions-held chart if history is given.
+RANK_HEAD, RANK_ROW, RANK_FOOT = 110, 70, 80  # the ranking: title, a row per player, note
 
-    Coins come from the finished game's ranking ({"player", "total", "tokens", "rank"})."""
-    players = list(observation["players"])
-    colours = seat_colours(observation)
-    on_board: dict[str, int] = {p: 0 for p in players}
-    for reg in observation.get("regions", {}).values():
-        if reg.get("owner") in on_board:
-            on_board[reg["owner"]] += reg.get("tokens", 0)
-    entries = observation.get("ranking") or []
-    coins: dict[str, int] = {}
-    for e in entries:
-        if isinstance(e, dict):
-            coins[_entry(e)] = int(e.get("total", e.get("coins", 0)))
-            if "tokens" in e:
-                on_board[_entry(e)] = int(e["tokens"])
-    ranking = [_entry(x) for x in entries]
-    if not ranking:
-        ranking = sorted(players, key=lambda p: (-coins.get(p, 0), -on_board[p]))
-    won = observation.get("winners") or observation.get("winner")
-    winners = [won] if isinstance(won, str) else [_entry(x) for x in won or []]
-    if not winners:
-        top = ranking[0]
-        winners = [p for p in ranking
-                   if coins.get(p) == coins.get(top) and on_board[p] == on_board[top]]
-    chart_h = 300 if regions_by_round else 0
-    head, rh = 110, 70
-    im = Image.new("RGB", (WIDTH, head + rh * len(ranking) + 80 + chart_h), theme.PARCHMENT)
+
+def ranking_height(n_players: int) -> int:
+    return RANK_HEAD + RANK_ROW * n_players + RANK_FOOT
+
+
+def draw_ranking(im: Image.Image, ranking: list[str], coins: dict[str, int],
+                 on_board: dict[str, int], winners: list[str],
+                 colours: dict[str, tuple[int, int, int]], lang: str = "en") -> int:
+    """The end of a game at the top of `im`: "Game over", the winner, a row per player
+    (place, colour, name, a bar as long as their coins, the coins) and the tie-break note.
+    Returns the height drawn (`ranking_height`)."""
     draw = ImageDraw.Draw(im)
     sep = i18n.t("list.sep", lang)
     title = i18n.t("final.winner" if len(winners) == 1 else "final.shared", lang,
@@ -289,7 +275,7 @@ def draw_final(observation: dict, regions_by_round: dict[str, list[int]] | None 
     text.draw(draw, (PAD, 84), title, size=text.fit(title, 32, full), fill=theme.INK,
               anchor="lm")
     big = theme.font(30, "bold")
-    y = head
+    y, rh = RANK_HEAD, RANK_ROW
     best = max(coins.values(), default=0) or 1
     for place, name in enumerate(ranking, start=1):
         cy = y + rh // 2
@@ -314,40 +300,49 @@ def draw_final(observation: dict, regions_by_round: dict[str, list[int]] | None 
     tied = [p for p in ranking if coins.get(p) == coins.get(ranking[0])]
     if len(tied) > 1:
         note = i18n.t("final.tie", lang, list=sep.join(
-            i18n.t("final.tie_item", lang, player=p, n=on_board[p]) for p in tied))
+            i18n.t("final.tie_item", lang, player=p, n=on_board.get(p, 0)) for p in tied))
     else:
         note = i18n.t("final.tie_rule", lang)
     text.draw(draw, (PAD, y + 34), note, size=text.fit(note, 26, full, "narrow"), kind="narrow",
               fill=(90, 70, 50), anchor="lm")
+    return ranking_height(len(ranking))
+
+
+def draw_final(observation: Observation, regions_by_round: dict[str, list[int]] | None = None,
+               lang: str = "en") -> Image.Image:
+    """Final coins, ranking, the tie-break note; a regions-held chart if history is given.
+
+    Coins come from the finished game's ranking ({"player", "total", "tokens", "rank"})."""
+    players = list(observation["players"])
+    colours = seat_colours(observation)
+    on_board: dict[str, int] = {p: 0 for p in players}
+    for reg in observation.get("regions", {}).values():
+        if reg.get("owner") in on_board:
+            on_board[reg["owner"]] += reg.get("tokens", 0)
+    entries = observation.get("ranking") or []
+    coins: dict[str, int] = {}
+    for e in entries:
+        if isinstance(e, dict):
+            coins[_entry(e)] = int(e.get("total") or e.get("coins") or 0)
+            if "tokens" in e:
+                on_board[_entry(e)] = int(e["tokens"])
+    ranking = [_entry(x) for x in entries]
+    if not ranking:
+        ranking = sorted(players, key=lambda p: (-coins.get(p, 0), -on_board[p]))
+    won = observation.get("winners") or observation.get("winner")
+    winners = [won] if isinstance(won, str) else [_entry(x) for x in won or []]
+    if not winners:
+        top = ranking[0]
+        winners = [p for p in ranking
+                   if coins.get(p) == coins.get(top) and on_board[p] == on_board[top]]
+    chart_h = 300 if regions_by_round else 0
+    im = Image.new("RGB", (WIDTH, ranking_height(len(ranking)) + chart_h), theme.PARCHMENT)
+    y = draw_ranking(im, ranking, coins, on_board, winners, colours, lang)
     if regions_by_round:
-        _chart(draw, (PAD, y + 70, WIDTH - PAD, y + 70 + chart_h - 20), regions_by_round, colours,
-               lang)
+        peak = max((max(v) for v in regions_by_round.values() if v), default=1) or 1
+        n = max(len(v) for v in regions_by_round.values())
+        line_chart(ImageDraw.Draw(im), (PAD, y - 10, WIDTH - PAD, y + chart_h - 20),
+                   i18n.t("final.chart", lang), regions_by_round, colours,
+                   x_labels={i: str(i + 1) for i in range(n)}, y_top=peak,
+                   y_text=lambda v: str(round(v)))
     return im
-
-
-def _chart(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int],
-           series: dict[str, list[int]], colours: dict, lang: str = "en") -> None:
-    x0, y0, x1, y1 = box
-    title = i18n.t("final.chart", lang)
-    text.draw(draw, (x0, y0), title, size=text.fit(title, 28, x1 - x0), fill=theme.INK)
-    top, bottom, left = y0 + 44, y1 - 10, x0 + 44
-    n = max(len(v) for v in series.values())
-    peak = max((max(v) for v in series.values() if v), default=1) or 1
-    f = theme.font(26, "narrow")
-    bottom -= 30
-    draw.line((left, top, left, bottom, x1, bottom), fill=theme.INK, width=2)
-    draw.text((left - 8, top), str(peak), font=f, fill=theme.INK, anchor="rm")
-    draw.text((left - 8, bottom), "0", font=f, fill=theme.INK, anchor="rm")
-    for i in range(n):
-        x = left + (x1 - left - 10) * i / max(1, n - 1)
-        draw.text((x, bottom + 16), str(i + 1), font=f, fill=theme.INK, anchor="mm")
-    for name, values in series.items():
-        colour = colours.get(name, (90, 90, 90))
-        pts = [(left + (x1 - left - 10) * i / max(1, n - 1), bottom - (bottom - top) * v / peak)
-               for i, v in enumerate(values)]
-        if len(pts) > 1:
-            draw.line(pts, fill=theme.INK, width=9, joint="curve")
-            draw.line(pts, fill=colour, width=5, joint="curve")
-        for px, py in pts:
-            draw.ellipse((px - 6, py - 6, px + 6, py + 6), fill=colour, outline=theme.INK,
-                         width=2)

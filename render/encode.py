@@ -7,9 +7,10 @@ import io
 import struct
 import zlib
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from functools import lru_cache
+from typing import Protocol
 
 from PIL import Image
 
@@ -17,10 +18,29 @@ from . import sprites, theme
 from .geometry import read_cache, write_cache
 from .static import layer_cache_name, map_layer
 
+
+class _Packer(Protocol):
+    """A deflate compressor (zlib's or ISA-L's Compress object)."""
+
+    def compress(self, data: bytes, /) -> bytes: ...
+
+    def flush(self, mode: int, /) -> bytes: ...
+
+
 try:  # ISA-L's deflate, for the bands of maps: see COMPRESS_LEVEL
-    from isal import isal_zlib as deflate
+    from isal import isal_zlib
+    from isal.isal_zlib import DEFLATED, Z_FULL_FLUSH, adler32, crc32
+
+    def _packer() -> _Packer:
+        """Raw deflate (no zlib header or checksum) at COMPRESS_LEVEL."""
+        return isal_zlib.compressobj(COMPRESS_LEVEL, DEFLATED, -15)
 except ImportError:  # pragma: no cover - a platform without its wheels: zlib does the same
-    deflate = zlib
+    from zlib import DEFLATED, Z_FULL_FLUSH, adler32, crc32
+
+    def _packer() -> _Packer:
+        """Raw deflate (no zlib header or checksum) at COMPRESS_LEVEL."""
+        return zlib.compressobj(COMPRESS_LEVEL, DEFLATED, -15)
+
 
 # deflate level for the pictures. zlib: 3 encodes in half the time of 6 for ~15% more bytes,
 # and 1 in 3/4 of the time of 3 for ~9% more (5p map ~240 KB, far under Discord's limits; PNG
@@ -35,7 +55,8 @@ Colour = tuple[int, int, int]
 
 
 def _mix(a: Colour, b: Colour, t: float) -> Colour:
-    return tuple(round(x + (y - x) * t) for x, y in zip(a, b, strict=True))
+    r, g, bl = (round(x + (y - x) * t) for x, y in zip(a, b, strict=True))
+    return r, g, bl
 
 
 def reserved_colours() -> list[Colour]:
@@ -70,7 +91,7 @@ def palette(key: str) -> Image.Image:
         # the colours of a half-size copy: the same palette for a quarter of the work
         q = map_layer(key).reduce(2).quantize(256 - len(reserved),
                                                method=Image.Quantize.MEDIANCUT)
-        head = q.getpalette()[: 3 * (256 - len(reserved))]
+        head = (q.getpalette() or [])[: 3 * (256 - len(reserved))]
         flat = bytes(head + [v for c in reserved for v in c])
         write_cache(name, flat)
     pal = Image.new("P", (1, 1))
@@ -82,7 +103,7 @@ def palette_index(pal: Image.Image, colour: Colour) -> int:
     """The index a pixel of `colour` is mapped to on palette `pal` (the same as any pixel of
     that colour in a picture mapped to it)."""
     return Image.new("RGB", (1, 1), colour).quantize(
-        palette=pal, dither=Image.Dither.NONE).getpixel((0, 0))
+        palette=pal, dither=Image.Dither.NONE).tobytes()[0]
 
 
 def to_palette(im: Image.Image, key: str) -> Image.Image:
@@ -140,7 +161,8 @@ def no_bands_kept() -> Iterator[None]:
         _bands, _band_bytes = saved
 
 
-def _chunk(kind: bytes, data: bytes) -> bytes:
+def chunk(kind: bytes, data: bytes) -> bytes:
+    """One PNG chunk: length, kind, data, CRC."""
     return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
 
 
@@ -152,43 +174,80 @@ def _adler_after(adler: int, band_adler: int, n: int) -> int:
     return (b << 16) | a
 
 
+def _deflated(rows: bytes) -> bytes:
+    """`rows` as raw deflate blocks ending in a full flush (referring to no earlier byte)."""
+    packer = _packer()
+    return packer.compress(rows) + packer.flush(Z_FULL_FLUSH)
+
+
 def _band(rows: bytes, band_adler: int) -> bytes:
     global _band_bytes
-    key = deflate.crc32(rows).to_bytes(4, "big") + len(rows).to_bytes(4, "big") + \
+    key = crc32(rows).to_bytes(4, "big") + len(rows).to_bytes(4, "big") + \
         band_adler.to_bytes(4, "big")
     found = _bands.get(key)
     if found is not None:
         _bands.move_to_end(key)
         return found
-    packer = deflate.compressobj(COMPRESS_LEVEL, deflate.DEFLATED, -15)
-    found = packer.compress(rows) + packer.flush(deflate.Z_FULL_FLUSH)
-    _bands[key] = found
+    found = _bands[key] = _deflated(rows)
     _band_bytes += len(found)
     while _band_bytes > BAND_CACHE_BYTES:
         _band_bytes -= len(_bands.popitem(last=False)[1])
     return found
 
 
-def banded_png(im: Image.Image) -> bytes:
-    """A palette image ("P", 8 bits, no transparency) as PNG, its unchanged bands reused."""
-    if im.mode != "P" or "transparency" in im.info:
-        return png_bytes(im)
-    width, height = im.size
-    rawmode, colours = im.palette.getdata()
-    if rawmode != "RGB":
-        return png_bytes(im)
+@lru_cache(maxsize=256)
+def _repeated(row: bytes, n: int) -> tuple[bytes, int, int]:
+    """(deflated, Adler-32, length) of `row` repeated `n` times (an animation's transparent
+    rows recur in a few lengths: compressed once per process)."""
+    rows = row * n
+    return _deflated(rows), adler32(rows), len(rows)
+
+
+def zlib_of_pieces(pieces: Iterable[bytes | tuple[bytes, int]]) -> bytes:
+    """One zlib stream of pieces of data, each compressed on its own: bytes, or (row, n)
+    for a row repeated n times (kept compressed: such runs recur)."""
+    parts, adler = [b"\x78\x01"], 1  # zlib header: deflate, 32K window, fastest
+    for piece in pieces:
+        if isinstance(piece, tuple):
+            packed, piece_adler, size = _repeated(*piece)
+        else:
+            packed, piece_adler, size = _deflated(piece), adler32(piece), len(piece)
+        adler = _adler_after(adler, piece_adler, size)
+        parts.append(packed)
+    parts.append(b"\x03\x00")  # an empty final block (fixed Huffman): the stream ends here
+    parts.append(struct.pack(">I", adler))
+    return b"".join(parts)
+
+
+def banded_zlib(im: Image.Image) -> bytes:
+    """The zlib stream of an 8-bit image's rows ("P" or "L": palette indices) as PNG stores
+    them: bands of BAND_ROWS rows, each compressed on its own and kept, so that a band whose
+    rows some earlier picture of this process had is not compressed again."""
     # each row as PNG stores it: a filter byte (0, none) and the row; one paste lays them out
-    filtered = Image.new("P", (width + 1, height), 0)
-    filtered.paste(im, (1, 0))  # P onto P: the indices as they are
+    width, height = im.size
+    filtered = Image.new(im.mode, (width + 1, height), 0)
+    filtered.paste(im, (1, 0))  # P onto P (or L onto L): the indices as they are
     raw, stride = filtered.tobytes(), width + 1
     parts, adler = [b"\x78\x01"], 1  # zlib header: deflate, 32K window, fastest
     for top in range(0, height, BAND_ROWS):
         rows = raw[top * stride:min(height, top + BAND_ROWS) * stride]
-        band_adler = deflate.adler32(rows)  # checks the band's key and sums the stream
+        band_adler = adler32(rows)  # checks the band's key and sums the stream
         adler = _adler_after(adler, band_adler, len(rows))
         parts.append(_band(rows, band_adler))
     parts.append(b"\x03\x00")  # an empty final block (fixed Huffman): the stream ends here
     parts.append(struct.pack(">I", adler))
+    return b"".join(parts)
+
+
+def banded_png(im: Image.Image) -> bytes:
+    """A palette image ("P", 8 bits, no transparency) as PNG, its unchanged bands reused."""
+    if im.mode != "P" or "transparency" in im.info or im.palette is None:
+        return png_bytes(im)
+    rawmode, colours = im.palette.getdata()
+    if rawmode != "RGB":
+        return png_bytes(im)
+    width, height = im.size
     head = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)
-    return b"".join((b"\x89PNG\r\n\x1a\n", _chunk(b"IHDR", head), _chunk(b"PLTE", colours),
-                     _chunk(b"IDAT", b"".join(parts)), _chunk(b"IEND", b"")))
+    return b"".join((b"\x89PNG\r\n\x1a\n", chunk(b"IHDR", head), chunk(b"PLTE", colours),
+                     chunk(b"IDAT", banded_zlib(im)),
+                     chunk(b"IEND", b"")))

@@ -187,10 +187,10 @@ def geometry(key: str) -> Geometry:
     from . import builder
 
     name = f"geometry-{key}-{source_digest('builder.py')}.json"
-    blob = read_cache(name)
-    if blob is not None:
+    cached = read_cache(name)
+    if cached is not None:
         try:
-            return _parse(json.loads(blob), blob)
+            return _parse(json.loads(cached), cached)
         except (ValueError, KeyError, zlib.error):
             pass
     raw = with_smooth(builder.build(board_of(key)))

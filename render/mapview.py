@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections import Counter, OrderedDict
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from functools import cache, lru_cache
+from typing import Any
 
 from PIL import Image, ImageChops, ImageDraw, ImageFilter
 
@@ -21,18 +22,20 @@ PANEL_HEAD = 56
 PANEL_ROW = 74
 
 
+Observation = Mapping[str, Any]  # engine.observe's public (or a player's) view, read only
+
 # what a map shows of an observation: drawn from these fields alone, it is the same picture
 # (the bot keys its picture cache by them: a position reached again at another version, or
 # with a change no map shows, is not drawn again)
 MAP_FIELDS = ("players", "regions", "current", "finished", "round", "rounds", "stage")
 
 
-def shown_on_map(observation: dict) -> dict:
+def shown_on_map(observation: Observation) -> dict[str, Any]:
     """The fields of `observation` a map shows (see MAP_FIELDS)."""
     return {k: observation[k] for k in MAP_FIELDS if k in observation}
 
 
-def seat_colours(observation: dict) -> dict[str, tuple[int, int, int]]:
+def seat_colours(observation: Observation) -> dict[str, tuple[int, int, int]]:
     """Each player's colour, by seat order (the order of observation["players"])."""
     return {name: theme.player_colour(i) for i, name in enumerate(observation["players"])}
 
@@ -43,7 +46,10 @@ def region_mask(key: str, rid: int) -> tuple[tuple[int, int], Image.Image]:
     geo = geometry(key)
     lab = geo.label_image().point([255 if i == rid else 0 for i in range(256)])
     lab = lab.resize(geo.size, Image.Resampling.NEAREST)
-    x0, y0, x1, y1 = lab.getbbox()
+    box = lab.getbbox()
+    if box is None:
+        raise ValueError(f"board {key} draws no pixel of region {rid}")
+    x0, y0, x1, y1 = box
     pad = 6
     x0, y0 = max(0, x0 - pad), max(0, y0 - pad)
     x1, y1 = min(lab.width, x1 + pad), min(lab.height, y1 + pad)
@@ -102,7 +108,7 @@ def _placed(what: tuple, sprite: Image.Image, x: float, y: float,
     return what, sprite, (int(x - sprite.width / 2), int(y - sprite.height / 2))
 
 
-def token_sprites(board: data.Board, observation: dict, lang: str = "en", *,
+def token_sprites(board: data.Board, observation: Observation, lang: str = "en", *,
                   key: str | None = None) -> list[Placed]:
     """Markers (owner colour, count, race), lost tribes and pieces, in drawing order."""
     colours = seat_colours(observation)
@@ -132,7 +138,7 @@ def token_sprites(board: data.Board, observation: dict, lang: str = "en", *,
     return out
 
 
-def draw_tokens(im: Image.Image, board: data.Board, observation: dict,
+def draw_tokens(im: Image.Image, board: data.Board, observation: Observation,
                 highlight: Iterable[int] = (), lang: str = "en", *,
                 key: str | None = None) -> None:
     """Highlighted regions, then markers, lost tribes and pieces (RGB)."""
@@ -188,7 +194,7 @@ def panel_height(n_players: int) -> int:
     return PANEL_HEAD + PANEL_ROW * n_players + 10 + LEGEND_H
 
 
-def _title(observation: dict, lang: str) -> str:
+def _title(observation: Observation, lang: str) -> str:
     rnd, rounds = observation.get("round"), observation.get("rounds")
     if observation.get("finished"):
         return i18n.t("map.title_over", lang, round=rnd, rounds=rounds)
@@ -249,7 +255,7 @@ def panel_row(width: int, name: str, colour: tuple[int, int, int], current: bool
     return im
 
 
-def panel_parts(width: int, observation: dict, *, viewer: str | None, lang: str
+def panel_parts(width: int, observation: Observation, *, viewer: str | None, lang: str
                 ) -> list[tuple[str, tuple]]:
     """The panel as strips from the top, each (what, arguments): "head" (panel_head), "row"
     (panel_row), "gap" (10 px of parchment), "legend" (legend). Equal arguments draw equal
@@ -269,10 +275,12 @@ def _gap(width: int) -> Image.Image:
     return Image.new("RGB", (width, 10), theme.PARCHMENT)
 
 
-STRIPS = {"head": panel_head, "row": panel_row, "gap": _gap, "legend": legend}
+# (each takes its own arguments: panel_parts gives them with the strip's name)
+STRIPS: dict[str, Callable[..., Image.Image]] = {"head": panel_head, "row": panel_row,
+                                                 "gap": _gap, "legend": legend}
 
 
-def draw_panel(im: Image.Image, top: int, observation: dict, *, viewer: str | None,
+def draw_panel(im: Image.Image, top: int, observation: Observation, *, viewer: str | None,
                lang: str = "en") -> None:
     """Round, whose turn, and per player: colour, active race, hand, declines (coins: own only)."""
     y = top
@@ -373,22 +381,65 @@ def _groups(placed: list[Placed]) -> list[tuple[Box, list[Placed]]]:
     return [(box, [placed[n] for n in sorted(members)]) for box, members in groups]
 
 
-def _tile(key: str, box: Box, members: list[Placed], rings: tuple[int, ...]) -> Image.Image:
+def _tile_key(key: str, box: Box, members: list[Placed], rings: tuple[int, ...]) -> tuple:
+    """What a tile shows: equal keys, equal pixels."""
+    return (key, box, rings, tuple((w, corner) for w, _, corner in members))
+
+
+def _tile(key: str, box: Box, members: list[Placed], rings: tuple[int, ...],
+          what: tuple) -> Image.Image:
     """A group's box on the palette: the static layer, the highlights that reach into it,
-    then its sprites, mapped to the palette (once per content: kept in `_tiles`)."""
+    then its sprites, mapped to the palette (once per content, `what`: _tile_key; kept in
+    `_tiles`)."""
     def make() -> Image.Image:
         im = map_layer(key).crop(box)
         for rid in rings:
-            _highlight(im, key, rid, origin=box[:2])
+            _highlight(im, key, rid, origin=(box[0], box[1]))
         for _, sprite, (left, top) in members:
             im.paste(sprite, (left - box[0], top - box[1]), sprite)
         return to_palette(im, key)
 
-    what = (key, box, rings, tuple((w, corner) for w, _, corner in members))
     return _kept(_tiles, what, TILES_KEPT, make)
 
 
-def map_image(board: data.Board, observation: dict, *, viewer: str | None = None,
+# something map_image laid on the board's static layer: what it shows (equal keys: equal
+# pixels) and where. Two maps of one board differ only inside the boxes of the layers one
+# of them has and the other has not (render.replay stores a frame's changes from these).
+Layer = tuple[tuple, Box]
+
+
+def map_layers(board: data.Board, observation: Observation, *, viewer: str | None = None,
+               highlight: Iterable[int] = (), lang: str = "en"
+               ) -> tuple[Image.Image, list[Layer]]:
+    """`map_image`, with the layers it laid on the static layer (see Layer)."""
+    key = board_key(board)
+    static = map_layer(key)
+    out = static_on_palette(key).crop(
+        (0, 0, static.width, static.height + panel_height(len(observation["players"]))))
+    layers: list[Layer] = []
+    rids = _highlighted(board, highlight)
+    for rid in rids:
+        _highlight(out, key, rid, (_index(key, RING), _index(key, theme.HIGHLIGHT)))
+        (ox, oy), ring, _ = highlight_masks(key, rid)
+        layers.append((("highlight", rid), (ox, oy, ox + ring.width, oy + ring.height)))
+    for box, members in _groups(token_sprites(board, observation, lang, key=key)):
+        clipped = _clip(box, static.size)
+        if clipped is None:
+            continue
+        rings = tuple(rid for rid in rids if _touches(key, rid, clipped))
+        shows = _tile_key(key, clipped, members, rings)
+        out.paste(_tile(key, clipped, members, rings, shows), clipped[:2])
+        layers.append((("tile", shows), clipped))
+    y = static.height
+    for what, args in panel_parts(static.width, observation, viewer=viewer, lang=lang):
+        strip = strip_on_palette(key, what, args)
+        out.paste(strip, (0, y))
+        layers.append((("strip", what, args), (0, y, static.width, y + strip.height)))
+        y += strip.height
+    return out, layers
+
+
+def map_image(board: data.Board, observation: Observation, *, viewer: str | None = None,
               highlight: Iterable[int] = (), lang: str = "en") -> Image.Image:
     """The map picture on the board's palette: the same pixels as
     `to_palette(draw_map(...), key)`, for a fraction of the work.
@@ -398,28 +449,10 @@ def map_image(board: data.Board, observation: dict, *, viewer: str | None = None
     its masks; sprites are drawn in groups (sprites whose boxes overlap), each group's box
     mapped once per content and kept as a tile (most regions show the same from one turn to
     the next); the panel's strips are mapped once per content too."""
-    key = board_key(board)
-    static = map_layer(key)
-    out = static_on_palette(key).crop(
-        (0, 0, static.width, static.height + panel_height(len(observation["players"]))))
-    rids = _highlighted(board, highlight)
-    for rid in rids:
-        _highlight(out, key, rid, (_index(key, RING), _index(key, theme.HIGHLIGHT)))
-    for box, members in _groups(token_sprites(board, observation, lang, key=key)):
-        clipped = _clip(box, static.size)
-        if clipped is None:
-            continue
-        rings = tuple(rid for rid in rids if _touches(key, rid, clipped))
-        out.paste(_tile(key, clipped, members, rings), clipped[:2])
-    y = static.height
-    for what, args in panel_parts(static.width, observation, viewer=viewer, lang=lang):
-        strip = strip_on_palette(key, what, args)
-        out.paste(strip, (0, y))
-        y += strip.height
-    return out
+    return map_layers(board, observation, viewer=viewer, highlight=highlight, lang=lang)[0]
 
 
-def draw_map(board: data.Board, observation: dict, *, viewer: str | None = None,
+def draw_map(board: data.Board, observation: Observation, *, viewer: str | None = None,
              highlight: Iterable[int] = (), lang: str = "en") -> Image.Image:
     """The full map picture (RGB) of an observation of `board`."""
     static = map_layer(board_key(board))

@@ -35,7 +35,8 @@ def _lut(values: dict[int, int], default: int = 0) -> list[int]:
 def _region_colour(region: data.Region) -> tuple[int, int, int]:
     rng = random.Random(region.id * 7919 + 17)
     j = rng.randint(-10, 10)
-    return tuple(max(0, min(255, c + j + rng.randint(-3, 3))) for c in theme.TERRAIN[region.terrain])
+    r, g, b = (max(0, min(255, c + j + rng.randint(-3, 3))) for c in theme.TERRAIN[region.terrain])
+    return r, g, b
 
 
 def _glyph(draw: ImageDraw.ImageDraw, terrain: str, x: float, y: float, s: float,
@@ -108,7 +109,7 @@ def _terrain_layer(board: data.Board, geo: Geometry) -> Image.Image:
     draw = ImageDraw.Draw(base)
     rng = random.Random(geo.board)
     step = 30 * SS
-    px = lab.load()
+    labels = lab.tobytes()  # the region under pixel (x, y): labels[y * w + x]
     n = len(board.regions)
     for gy in range(0, h, step):
         for gx in range(0, w, step):
@@ -119,8 +120,8 @@ def _terrain_layer(board: data.Board, geo: Geometry) -> Image.Image:
                    (x - s * 0.7, y + s * 0.7), (x + s * 0.7, y - s * 0.7)]
             if any(not (0 <= a < w and 0 <= b < h) for a, b in pts):
                 continue
-            rid = px[int(x), int(y)]
-            if rid >= n or any(px[int(a), int(b)] != rid for a, b in pts[1:]):
+            rid = labels[int(y) * w + int(x)]
+            if rid >= n or any(labels[int(b) * w + int(a)] != rid for a, b in pts[1:]):
                 continue
             _glyph(draw, board.regions[rid].terrain, x, y, s * 0.6, rng)
     # a soft darkening along every border, then the borders themselves
@@ -132,18 +133,19 @@ def _terrain_layer(board: data.Board, geo: Geometry) -> Image.Image:
     line = _dilate(edges, 2)
     base.paste(theme.BORDER, (0, 0), line)
     if geo.kind == "discs" and geo.discs:
-        _links(base, board, geo, lab)
+        _links(base, board, geo.discs, lab)
     return base
 
 
-def _links(base: Image.Image, board: data.Board, geo: Geometry, lab: Image.Image) -> None:
+def _links(base: Image.Image, board: data.Board,
+           discs: dict[int, tuple[float, float, float]], lab: Image.Image) -> None:
     """Fallback layout: adjacency as ink lines between the discs (on the background only)."""
     lines = Image.new("L", base.size, 0)
     draw = ImageDraw.Draw(lines)
     for r in board.regions:
         for m in r.neighbours:
             if r.id < m:
-                (x0, y0, _), (x1, y1, _) = geo.discs[r.id], geo.discs[m]
+                (x0, y0, _), (x1, y1, _) = discs[r.id], discs[m]
                 draw.line((x0 * SS, y0 * SS, x1 * SS, y1 * SS), fill=255, width=5 * SS)
     n = len(board.regions)
     lines = ImageChops.multiply(lines, lab.point(lambda v: 255 if v >= n else 0))
@@ -203,10 +205,10 @@ def map_layer(key: str) -> Image.Image:
     blob = read_cache(name)
     if blob is not None:
         try:
-            im = Image.open(io.BytesIO(blob))
-            im.load()
-            if im.mode == "RGB":
-                return im
+            kept = Image.open(io.BytesIO(blob))
+            kept.load()
+            if kept.mode == "RGB":
+                return kept
         except (OSError, ValueError):
             pass
     im = _draw_layer(key)

@@ -90,6 +90,14 @@ def _run_time_imports(tree: ast.AST) -> set[str]:
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
             found.add(node.module)
     return found
+def test_story_imports_only_stdlib_and_engine() -> None:
+    """The game's story is data for render and the bot alike: no pictures, no Discord."""
+    files = _imports("story")
+    assert files, "story/ has no Python files"
+    allowed = set(sys.stdlib_module_names) | {"engine", "story"}
+    for path, names in files.items():
+        bad = names - allowed
+        assert not bad, f"{path} imports {sorted(bad)}"
 
 
 def test_league_core_modules_are_pure() -> None:
@@ -127,7 +135,9 @@ def test_i18n_imports_only_the_standard_library() -> None:
 
 def test_render_imports_only_engine_i18n_and_pillow_of_the_outside() -> None:
     # and isal: ISA-L's deflate for the map's PNG bands (zlib where it is missing)
-    allowed = set(sys.stdlib_module_names) | {"PIL", "engine", "i18n", "render", "isal"}
+    # and story (the game's story, stdlib + engine) for the end card and the replay
+    allowed = set(sys.stdlib_module_names) | {"PIL", "engine", "i18n", "render", "isal",
+                                                "story"}
     for path, names in _imports("render").items():
         bad = names - allowed
         assert not bad, f"{path} imports {sorted(bad)}"

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
+import ai
 import engine
 import render
-from render import mapview, sprites, static
+import story
+from render import mapview, replay, sprites, static
 
 # caches that keep drawn text: cleared around a test so that everything is drawn again
 TEXT_CACHES = (sprites.marker, sprites.region_label, sprites.piece, static.map_layer)
@@ -74,3 +78,29 @@ def test_a_viewer_sees_their_own_coins_only(busy_state, drawn_text) -> None:
     assert coins and all(f"your coins: {mine}" in s for s in coins)
     assert len(coins) == 1
     assert other not in " ".join(coins)
+
+
+def test_the_replay_shows_no_coins(scenario_of, drawn_text) -> None:
+    """A game's replay (its turn maps and captions) tells no coin figure: players start with
+    coins no map could show, play to the end, and nothing the replay draws holds one."""
+    spec = scenario_of("official-3p")
+    for i, seat in enumerate(spec["seats"].values()):
+        seat["coins"] = 4321 + 111 * i
+    start = state = engine.load_scenario(spec)
+    actions = []
+    while not state.finished:
+        action = ai.choose(state, "easy", len(actions))
+        state = engine.apply(state, action).state
+        actions.append(action)
+    tale = story.tell(start, actions)
+    assert min(p.coins for p in tale.ranking) >= 4321  # the end card has them; not the replay
+    drawn_text.clear()
+    replay.replay_png(tale)
+    assert drawn_text, "the spy saw no text"
+    numbers = [int(n) for s in drawn_text for n in re.findall(r"\d+", s)]
+    assert numbers and max(numbers) < 4321
+    assert not [s for s in drawn_text if "coin" in s.lower()]
+    captions = [replay.caption(f, lang) for f in tale.frames for lang in ("en", "hu", "th")]
+    assert not [c for c in captions if re.search(r"\d{4}", c)]
+    assert not [c for c in (replay.replay_alt(tale, lang) for lang in ("en", "is"))
+                if re.search(r"\d{4}", c)]
