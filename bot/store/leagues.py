@@ -7,15 +7,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from bot.store.base import (
-    ChannelBusy,
-    Driver,
-    Duplicate,
-    NotChanged,
-    Write,
-    _dumps,
-    now,
-)
+from bot.store.base import ChannelBusy, Driver, Duplicate, NotChanged, Write, _dumps, now
 from bot.store.rows import (
     GAME_COLUMNS,
     LEAGUE_COLUMNS,
@@ -40,7 +32,7 @@ from bot.store.rows import (
 
 
 class LeaguesSQL(Driver):
-    # -- leagues --------------------------------------------------------------------------
+    """Leagues, seasons, registrations, rounds, results, settings and the audit log."""
 
     async def leagues(self, guild_id: int) -> list[League]:
         rows = await self.fetchall(
