@@ -280,7 +280,8 @@ class LeagueResults(LeagueBase):
                                                voided_at=None, awarded=False)
             what = "has no result again"
         await self.audit(league, by=by, action="reopen", reason=reason, season=season,
-                         game_id=game_id, detail=audit_detail(f"league.audit.reopened.{REOPEN_OUTCOMES[what]}"))
+                         game_id=game_id,
+                         detail=audit_detail(f"league.audit.reopened.{REOPEN_OUTCOMES[what]}"))
         return what
 
 

@@ -6,16 +6,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from bot.store.base import (
-    TABLES,
-    Driver,
-    StoreError,
-    Tx,
-)
+from bot.store.base import TABLES, Driver, StoreError, Tx
 
 
 class AdminSQL(Driver):
-    # -- whole tables (migrate, verify) ---------------------------------------------------
+    """Every row of the tables, dumped or loaded in one transaction."""
 
     async def columns(self, table: str) -> list[str]:
         raise NotImplementedError

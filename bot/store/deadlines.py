@@ -6,17 +6,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from bot.clock import Deadline
-from bot.store.base import (
-    Driver,
-    Write,
-)
-from bot.store.rows import (
-    Shards,
-)
+from bot.store.base import Driver, Write
+from bot.store.rows import Shards
 
 
 class DeadlinesSQL(Driver):
-    # -- the clock ------------------------------------------------------------------------
+    """The games' deadlines: synced per stint, claimed once, finished or given back."""
 
     # appended to the row choice of claim_due: PostgreSQL locks the due rows it takes and
     # skips those another process is taking (SQLite has one writer at a time anyway)

@@ -16,13 +16,7 @@ from bot.store.base import (
     _dumps,
     now,
 )
-from bot.store.rows import (
-    GAME_COLUMNS,
-    GameRow,
-    GameStatus,
-    Seat,
-    game_row,
-)
+from bot.store.rows import GAME_COLUMNS, GameRow, GameStatus, Seat, game_row
 
 
 def _seat_pattern(user_id: int) -> str:
@@ -33,7 +27,7 @@ def _seat_pattern(user_id: int) -> str:
 
 
 class GamesSQL(Driver):
-    # -- games ----------------------------------------------------------------------------
+    """Games and their lobbies: one open game per channel."""
 
     async def create_game(
         self,

@@ -7,15 +7,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from bot.store.base import (
-    ChannelBusy,
-    Driver,
-    Duplicate,
-    NotChanged,
-    Write,
-    _dumps,
-    now,
-)
+from bot.store.base import ChannelBusy, Driver, Duplicate, NotChanged, Write, _dumps, now
 from bot.store.rows import (
     GAME_COLUMNS,
     LEAGUE_COLUMNS,
@@ -40,7 +32,7 @@ from bot.store.rows import (
 
 
 class LeaguesSQL(Driver):
-    # -- leagues --------------------------------------------------------------------------
+    """Leagues, seasons, registrations, rounds, results, settings and the audit log."""
 
     async def leagues(self, guild_id: int) -> list[League]:
         rows = await self.fetchall(
@@ -324,7 +316,8 @@ class LeaguesSQL(Driver):
                            game_id: int | None = None) -> list[AuditRow]:
         """A league's audit entries, newest first; only one action or one game's entries
         when asked."""
-        where, params = ["league_id = ?"], [league_id]
+        where: list[str] = ["league_id = ?"]
+        params: list[Any] = [league_id]
         if action is not None:
             where.append("action = ?")
             params.append(action)

@@ -9,25 +9,13 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from bot.store.base import (
-    GameNotFound,
-    VersionConflict,
-    Write,
-    _dumps,
-    now,
-)
+from bot.store.base import GameNotFound, VersionConflict, Write, _dumps, now
 from bot.store.games import GamesSQL
-from bot.store.rows import (
-    ACTION_COLUMNS,
-    ActionRow,
-    GameLog,
-    GameStatus,
-    action_row,
-)
+from bot.store.rows import ACTION_COLUMNS, ActionRow, GameLog, GameStatus, action_row
 
 
 class LogSQL(GamesSQL):
-    # -- the log --------------------------------------------------------------------------
+    """A game's action log and its snapshots (on GamesSQL: a log read needs its game)."""
 
     async def append(
         self,

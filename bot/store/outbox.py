@@ -6,20 +6,15 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from bot.store.base import (
-    Driver,
-    now,
-)
-from bot.store.rows import (
-    OwedDM,
-)
+from bot.store.base import Driver, now
+from bot.store.rows import OwedDM
 
 OUTBOX_STALE = 60.0  # seconds after which another sender may take over a claimed DM
 OUTBOX_ATTEMPTS = 5  # a DM that failed this often is given up
 
 
 class OutboxSQL(Driver):
-    # -- the outbox -----------------------------------------------------------------------
+    """The DMs actions owe, until each is sent once."""
 
     async def owed_dms(self, game_id: int | None = None, *,
                        stale_after: float = OUTBOX_STALE) -> list[OwedDM]:

@@ -48,6 +48,10 @@ _UNAVAILABLE: tuple[type[BaseException], ...] = (
     ConnectionError,
 )
 
+# a connection failure, as asyncpg raises it or as the store names it: every pooled
+# connection is replaced (see PostgresStore._conn)
+_GONE: tuple[type[BaseException], ...] = (StoreUnavailable, *_UNAVAILABLE)
+
 
 @functools.lru_cache(maxsize=512)
 def to_dollar(sql: str) -> str:
@@ -164,7 +168,7 @@ class PostgresStore(Store):
                 with _translated():
                     try:
                         yield held.conn
-                    except (StoreUnavailable, *_UNAVAILABLE):
+                    except _GONE:
                         await self._pool.expire_connections()
                         raise
             finally:
@@ -174,7 +178,7 @@ class PostgresStore(Store):
             async with self._pool.acquire() as conn:
                 try:
                     yield conn
-                except (StoreUnavailable, *_UNAVAILABLE):
+                except _GONE:
                     await self._pool.expire_connections()
                     raise
 

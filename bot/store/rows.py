@@ -1,5 +1,6 @@
-"""The store's rows: what a read returns, as frozen dataclasses (never bare tuples), and the
-converters from a database row to them."""
+"""The store's rows: what its reads return, as frozen dataclasses read by field name, and the
+converters from a database row to them. (A few small answers stay plain pairs that callers
+unpack at once: log_mark, game_message, round_games, due_league_rounds.)"""
 
 from __future__ import annotations
 

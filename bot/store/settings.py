@@ -6,16 +6,12 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from bot.store.base import (
-    Driver,
-    _dumps,
-    now,
-)
+from bot.store.base import Driver, _dumps, now
 from bot.store.rows import GAME_COLUMNS, GameRow, Shards, game_row
 
 
 class SettingsSQL(Driver):
-    # -- the living message and member settings ---------------------------------------------
+    """Living messages, members' and servers' settings, languages."""
 
     async def game_message(self, game_id: int) -> tuple[int, str] | None:
         """The public message the game keeps current (lobby or turn panel): its id and the

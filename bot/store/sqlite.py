@@ -82,6 +82,8 @@ class _SqliteTx(Tx):
                 row = await cur.fetchone()
         except sqlite3.IntegrityError as exc:
             raise Duplicate(str(exc)) from exc
+        if row is None:
+            raise StoreError(f"no id returned by: {sql[:60]}")
         return int(row[0])
 
     async def fetchone(self, sql: str, *args: Any) -> Any:

@@ -1,5 +1,6 @@
-"""bot.league.standings and bot.league.export: points/wins/ranks by hand, AI and voided games left out, and
-the CSV/JSON export rebuilds the bot's standings with nothing but csv + openskill."""
+"""bot.league.standings and bot.league.export: points/wins/ranks by hand, AI and voided games
+left out, and the CSV/JSON export rebuilds the bot's standings with nothing but csv +
+openskill."""
 
 from __future__ import annotations
 

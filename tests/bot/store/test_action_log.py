@@ -7,12 +7,7 @@ from __future__ import annotations
 import pytest
 from store_setup import act, active_game
 
-from bot.store import (
-    GameStatus,
-    Store,
-    VersionConflict,
-    open_store,
-)
+from bot.store import GameStatus, Store, VersionConflict, open_store
 
 
 async def test_append_and_log_from_last_snapshot(store: Store) -> None:

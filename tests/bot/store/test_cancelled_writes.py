@@ -7,6 +7,10 @@ leave the transaction it then opened to nobody, and every later write of the sto
 "cannot start a transaction within a transaction" (tests/bot/test_autoplay.py failed so, now
 and then, when its scheduler stopped during an AI stint). Each test makes the write wait, on a
 lock another connection holds, cancels it while it waits, then lets the lock go.
+
+What a cancelled write leaves is all or nothing: a transaction() is rolled back; a
+Store.write (one call on SQLite's thread) runs to its COMMIT once the lock is free; on
+PostgreSQL the server rolls the cancelled statement's transaction back.
 """
 
 from __future__ import annotations

@@ -12,11 +12,7 @@ from pathlib import Path
 
 from store_setup import act, active_game
 
-from bot.store import (
-    ActionRow,
-    VersionConflict,
-    open_store,
-)
+from bot.store import ActionRow, VersionConflict, open_store
 
 
 async def test_committed_action_survives_a_crash(db_url: str) -> None:

@@ -6,13 +6,7 @@ from __future__ import annotations
 import pytest
 from store_setup import SEATS, active_game
 
-from bot.store import (
-    ChannelBusy,
-    GameStatus,
-    Seat,
-    Store,
-    VersionConflict,
-)
+from bot.store import ChannelBusy, GameStatus, Seat, Store, VersionConflict
 
 
 async def test_one_open_game_per_channel(store: Store) -> None:

@@ -10,14 +10,7 @@ from pathlib import Path
 import pytest
 from store_setup import act, active_game
 
-from bot.store import (
-    TABLES,
-    Store,
-    _migrations,
-    database_path,
-    dialect_of,
-    open_store,
-)
+from bot.store import TABLES, Store, _migrations, database_path, dialect_of, open_store
 
 
 @pytest.fixture
