@@ -139,12 +139,32 @@ async def fill(url: str, games: int, recorded: list[dict[str, Any]]) -> None:
     players = json.dumps([{"id": 1, "name": "ann"}, {"id": 2, "name": "bob"},
                           {"id": 3, "name": "cid"}], separators=(",", ":"))
     start_json = json.dumps(start, separators=(",", ":"), sort_keys=True)
-    g_rows, a_rows, s_rows = [], [], []
+    g_rows, a_rows, s_rows, r_rows = [], [], [], []
+    records: dict[int, list[int]] = {}  # user -> games, wins, rank sum, players sum, run, best
+    by_combo: dict[tuple[int, str, str], list[int]] = {}  # (user, race, power) -> sums
+    combos = (("Ratmen", "Merchant"), ("Elves", "Hill"), ("Orcs", "Flying"), ("Trolls", "Forest"))
     for gid in range(1, games + 1):
         active = gid % 10 == 0
         g_rows.append((gid, 1, 100 + gid, "active" if active else "finished", "official-3p",
                        gid, players, "{}", 1, len(appends), len(appends), t, t, t,
                        None if active else t))
+        if not active:  # its seats' results, as a finished game records them
+            for seat, uid in (("ann", 1), ("bob", 2), ("cid", 3)):
+                rank = 1 + (gid + uid) % 3
+                r_rows.append((gid, seat, uid, 1, "official-3p", 3, rank, 60 - 5 * rank,
+                               f"{t[:-1]}{gid:08d}Z"))
+                rec = records.setdefault(uid, [0, 0, 0, 0, 0, 0])
+                rec[0] += 1
+                rec[1] += rank == 1
+                rec[2] += rank
+                rec[3] += 3
+                rec[4] = rec[4] + 1 if rank == 1 else 0
+                rec[5] = max(rec[5], rec[4])
+                for k in {(gid + uid) % 4, (gid * uid) % 4}:
+                    c = by_combo.setdefault((uid, *combos[k]), [0, 0, 0])
+                    c[0] += 1
+                    c[1] += 1
+                    c[2] += 60 - 5 * rank
         for seq, a in enumerate(appends, 1):
             a_rows.append((gid, seq, json.dumps(a["action"]), a["actor_id"], a["player"],
                            json.dumps(a["events"]), int(a["reveals"]), int(a["ends_turn"]), t))
@@ -152,12 +172,22 @@ async def fill(url: str, games: int, recorded: list[dict[str, Any]]) -> None:
         s_rows.append((gid, len(appends), start_json, t))
     store = await open_store(url)
     try:
-        cols = {t: await store.columns(t) for t in ("games", "actions", "snapshots")}
+        cols = {t: await store.columns(t)
+                for t in ("games", "actions", "snapshots", "game_results",
+                          "member_records", "member_combos")}
         await store.load_tables({
             "games": (cols["games"], [_order(cols["games"], r, "games") for r in g_rows]),
             "actions": (cols["actions"], [_order(cols["actions"], r, "actions") for r in a_rows]),
             "snapshots": (cols["snapshots"], [_order(cols["snapshots"], r, "snapshots")
                                               for r in s_rows]),
+            "game_results": (cols["game_results"], [_order(cols["game_results"], r,
+                                                           "game_results") for r in r_rows]),
+            "member_records": (cols["member_records"], [
+                _order(cols["member_records"], (1, uid, *rec), "member_records")
+                for uid, rec in records.items()]),
+            "member_combos": (cols["member_combos"], [
+                _order(cols["member_combos"], (1, uid, race, power, *c), "member_combos")
+                for (uid, race, power), c in by_combo.items()]),
         })
     finally:
         await store.close()
@@ -170,6 +200,11 @@ _NAMES = {
     "actions": ("game_id", "seq", "action", "actor_id", "player", "events", "reveals",
                 "ends_turn", "created_at"),
     "snapshots": ("game_id", "seq", "state", "created_at"),
+    "game_results": ("game_id", "seat", "user_id", "guild_id", "board", "players", "rank",
+                     "coins", "finished_at"),
+    "member_records": ("guild_id", "user_id", "games", "wins", "rank_sum", "players_sum", "run",
+                       "best_run"),
+    "member_combos": ("guild_id", "user_id", "race", "power", "games", "picks", "coins_sum"),
 }
 
 
@@ -210,6 +245,34 @@ async def startup(url: str, workdir: Path) -> tuple[float, float]:
         await asyncio.to_thread(proc.wait, 60)
         await fake.stop()
     return ready, rss
+
+
+async def stats_queries(url: str, games: int, rounds: int = 30) -> None:
+    """A member's stats (every finished game of theirs in the server, aggregated) and one
+    page of their history, on the filled database, beside a one-row read (get_game) in the
+    same run."""
+    from bot.chat.archive import PAGE
+
+    store = await open_store(url)
+    try:
+        one, stats, page = [], [], []
+        for i in range(rounds):
+            t = time.perf_counter()
+            await store.get_game(1 + i)
+            one.append(time.perf_counter() - t)
+            t = time.perf_counter()
+            await store.member_stats(1, 1 + i % 3)
+            stats.append(time.perf_counter() - t)
+            t = time.perf_counter()
+            await store.member_games(1, 1 + i % 3, limit=PAGE, offset=(i % 5) * PAGE)
+            page.append(time.perf_counter() - t)
+    finally:
+        await store.close()
+    floor = statistics.median(one)
+    print(f"  {games} games, a member in {games * 9 // 10} of them: one-row read "
+          f"{_ms(one)}; /sw-me stats {_ms(stats)} (x{statistics.median(stats) / floor:.0f} "
+          f"the one-row read); /sw-me history page {_ms(page)} "
+          f"(x{statistics.median(page) / floor:.0f})")
 
 
 async def main_async(args: argparse.Namespace) -> int:
@@ -253,6 +316,7 @@ async def main_async(args: argparse.Namespace) -> int:
                 size = (tmp / "full.db").stat().st_size / 2**20
                 print(f"  filled {args.games} games ({size:.0f} MB) in "
                       f"{time.perf_counter() - t:.1f} s")
+                await stats_queries(full, args.games)
                 e_ready, e_rss = await startup(empty, tmp)
                 f_ready, f_rss = await startup(full, tmp)
                 ok = f_ready <= 2.0 and f_rss <= 150

@@ -21,6 +21,8 @@ from discord.ext import commands
 
 import i18n
 from bot import pictures
+from bot.archive.results import Results
+from bot.archive.stories import Stories
 from bot.chat.announce import Announcer
 from bot.chat.dms import Dms
 from bot.chat.flow import Flow
@@ -82,6 +84,8 @@ class SmallWorldBot(commands.Bot):
     leagues: LeagueService
     languages: Languages
     dms: Dms
+    stories: Stories
+    results: Results
     announcer: Announcer
     components: Flow
     deadline_kinds: Dispatch
@@ -181,7 +185,10 @@ class SmallWorldBot(commands.Bot):
         self.service.dm_language = self._dm_language  # coin DMs in each reader's language
         self.leagues = LeagueService(self.store)
         self.dms = Dms(self, self.store, self.languages)
-        self.announcer = Announcer(self, self.service, self.dms)
+        self.stories = Stories(self.store)
+        self.results = Results(self.store, self.stories)
+        self.service.finish_listeners.append(self.results.record)  # members' stats
+        self.announcer = Announcer(self, self.service, self.dms, self.stories)
         self.components = Flow(self.service, self.announcer, self.languages, self.is_mod)
         # one clock: every deadline kind goes to the handler its owner registers
         self.deadline_kinds = Dispatch(self.store)
@@ -212,12 +219,23 @@ class SmallWorldBot(commands.Bot):
         shards = self.settings.shards()
         self.scheduler = Scheduler(self.store, self.deadline_kinds, shards=shards)
         self.service.deadlines_changed = self.scheduler.wake
+        self._backfill = asyncio.create_task(self._record_old_results(), name="old-results")
         owed = await self.announcer.recover(shards)
         if owed:
             log.info("posted what %d game(s) were owed from before the restart", owed)
         n = await self.service.sync_all(shards=shards)
         self.scheduler.start()
         log.info("clock started (%d active games)", n)
+
+    async def _record_old_results(self) -> None:
+        """Finished games from before results were kept get theirs (members' stats)."""
+        try:
+            n = await self.results.backfill()
+        except Exception:  # noqa: BLE001 - stats can wait for the next start
+            log.exception("recording old games' results failed")
+        else:
+            if n:
+                log.info("recorded the results of %d finished game(s)", n)
 
     async def _warm_pictures(self) -> None:
         """Draw each board once in each drawing worker so the first real map is quick."""
@@ -262,9 +280,9 @@ class SmallWorldBot(commands.Bot):
         warmup = getattr(self, "_warmup", None)
         if warmup is not None:
             warmup.cancel()
-        starting = getattr(self, "_clock", None)
-        if starting is not None:
-            starting.cancel()
+        for task in (getattr(self, "_clock", None), getattr(self, "_backfill", None)):
+            if task is not None:
+                task.cancel()
         scheduler = getattr(self, "scheduler", None)
         if scheduler is not None:
             await scheduler.stop()

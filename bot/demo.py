@@ -22,6 +22,7 @@ from pathlib import Path
 
 import engine
 from bot import pictures, text
+from bot.archive.stories import Stories
 from bot.clock import ClockRules
 from bot.game.autoplay import AutoPlayer
 from bot.game.results import Outcome
@@ -77,8 +78,10 @@ async def play(players: int = 3, level: str = "mixed", seed: int | None = None) 
                     obs = engine.observe(state, None, reveal_all=True)
                     demo.final_lines = text.ranking_lines(obs.get("ranking"),
                                                           obs.get("players", {}))
-                    demo.final_png = await pictures.final_png(state)
+                    demo.final_png = await pictures.end_card_png(
+                        await stories.of(outcome.game))
 
+            stories = Stories(store)
             player = AutoPlayer(service, post)
             await service.open_lobby(guild_id=None, channel_id=DEMO_CHANNEL, user_id=DEMO_USER,
                                      name="demo", players=players, seed=seed, seated=False)

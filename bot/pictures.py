@@ -410,13 +410,23 @@ async def row_file(state: Any, *, ahead: bool = False, description: str | None =
                                  lang=lang, route=route_of(state)), "combos.png", description)
 
 
-async def final_png(state: Any, *, lang: str = "en") -> bytes | None:
-    return await _render("final_png", state, lang=lang, route=route_of(state))
+async def end_card_png(told: Any, *, lang: str = "en", route: int | None = None
+                       ) -> bytes | None:
+    """A finished game's end card (render.storycard) from its story (story.Story)."""
+    return await _render("end_card_png", told, lang=lang, route=route)
 
 
-async def final_file(state: Any, *, description: str | None = None,
-                     lang: str = "en") -> discord.File | None:
-    return _file(await final_png(state, lang=lang), "final.png", description)
+async def end_card_file(told: Any, *, lang: str = "en", route: int | None = None,
+                        description: str | None = None) -> discord.File | None:
+    """The end card as the final reveal's picture (it took the place of the ranking)."""
+    return _file(await end_card_png(told, lang=lang, route=route), "final.png", description)
+
+
+async def replay_file(told: Any, *, lang: str = "en", route: int | None = None,
+                      description: str | None = None) -> discord.File | None:
+    """A finished game's animated replay (render.replay, APNG): one frame per turn map."""
+    return _file(await _render("replay_png", told, lang=lang, route=route), "replay.png",
+                 description)
 
 
 # -- guesses --------------------------------------------------------------------------------

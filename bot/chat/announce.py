@@ -16,12 +16,15 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import defaultdict
+from collections.abc import Awaitable
 from typing import Any
 
 import discord
 
 import i18n
+import render
 from bot import pictures, text
+from bot.archive.stories import Stories
 from bot.chat.dms import Dms
 from bot.chat.views import lobby_view, panel_prompt, turn_view
 from bot.game.panel import Panel
@@ -80,11 +83,13 @@ def ack(lang: str, lines: list[str]) -> str:
 class Announcer:
     """Every game's living message and turn posts (one instance per bot)."""
 
-    def __init__(self, client: discord.Client, service: GameService, dms: Dms) -> None:
+    def __init__(self, client: discord.Client, service: GameService, dms: Dms,
+                 stories: Stories) -> None:
         self.client = client
         self.service = service
         self.store = service.store
         self.dms = dms
+        self.stories = stories
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._shown: dict[int, int] = {}  # game id -> stamp of the newest change shown
 
@@ -293,10 +298,11 @@ class Announcer:
     async def _reply_language(self, interaction: discord.Interaction) -> str:
         return await self.dms.languages.for_interaction(interaction)
 
-    def _turn_pictures(self, outcome: Outcome, panel: Panel | None, lang: str, *,
-                       row: bool) -> list[asyncio.Future[discord.File | None]]:
+    async def _turn_pictures(self, outcome: Outcome, panel: Panel | None, lang: str, *,
+                             row: bool) -> list[asyncio.Future[discord.File | None]]:
         """Start drawing a turn post's pictures in the workers, in the game's language: the
-        map (this turn's conquests marked), the combo row if `row`, the final reveal."""
+        map (this turn's conquests marked), the combo row if `row`; at the end the end card
+        (the coin race, told only now) and, where the server has them on, the replay."""
         obs = outcome.observation
         jobs = [pictures.map_file(outcome.state, outcome.highlight, observation=obs,
                                   description=text.map_alt(obs, lang), lang=lang)]
@@ -304,10 +310,25 @@ class Announcer:
             jobs.append(pictures.row_file(outcome.state, description=text.row_alt(obs, lang),
                                           lang=lang))
         if outcome.finished:
-            truth = outcome.revealed()
-            jobs.append(pictures.final_file(outcome.state, lang=lang,
-                                            description=text.final_alt(truth, lang)))
+            jobs += await self.story_pictures(outcome.game, lang, replay=None)
         return [asyncio.ensure_future(job) for job in jobs]
+
+    async def story_pictures(self, game: GameRow, lang: str, *, replay: bool | None,
+                             card: bool = True) -> list[Awaitable[discord.File | None]]:
+        """The end card (and the replay: `replay` None follows the server's choice) of a
+        finished game, to be drawn in the game's drawer."""
+        told = await self.stories.of(game)
+        route = hash((told.board.id, told.players, game.seed))
+        jobs: list[Awaitable[discord.File | None]] = []
+        if card:
+            jobs.append(pictures.end_card_file(told, lang=lang, route=route,
+                                               description=render.end_card_alt(told, lang)))
+        if replay is None:
+            replay = (await self.store.guild_options(game.guild_id)).replays
+        if replay:
+            jobs.append(pictures.replay_file(told, lang=lang, route=route,
+                                             description=render.replay_alt(told, lang)))
+        return jobs
 
     async def _gather(self, tasks: list[asyncio.Future[discord.File | None]],
                       interaction: discord.Interaction | None) -> Files:
@@ -326,8 +347,8 @@ class Announcer:
     async def _pictures(self, outcome: Outcome, panel: Panel | None,
                         interaction: discord.Interaction | None) -> Files:
         row = panel is not None and bool(panel.picks)
-        return await self._gather(self._turn_pictures(outcome, panel, of_game(outcome.game),
-                                                      row=row), interaction)
+        return await self._gather(await self._turn_pictures(
+            outcome, panel, of_game(outcome.game), row=row), interaction)
 
     def _turn_text(self, outcome: Outcome, panel: Panel | None, finished: list[str],
                    live: list[str], lang: str
@@ -359,7 +380,7 @@ class Announcer:
         lang = of_game(game)
         # pictures are drawn in a worker while the text is worked out here
         auto = panel is not None and panel.auto is not None and interaction is None
-        tasks = self._turn_pictures(outcome, panel, lang, row=bool(
+        tasks = await self._turn_pictures(outcome, panel, lang, row=bool(
             panel is not None and panel.picks and not auto))
         try:
             finished, live = [], []

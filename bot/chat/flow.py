@@ -17,6 +17,7 @@ import engine
 import i18n
 from bot import text
 from bot.chat.announce import Announcer, lobby_content
+from bot.chat.archive import history_page
 from bot.chat.views import asked_combo, confirm_view, lobby_view, read_ask
 from bot.clock import ClockConfig, duration
 from bot.errors import LobbyError, StaleVersion
@@ -216,6 +217,39 @@ class Flow:
                                   ask=False)
         except Exception as exc:  # noqa: BLE001
             await self._refused(interaction, exc, panel=True)
+
+    # -- finished games -----------------------------------------------------------------------
+
+    async def post_story(self, interaction: discord.Interaction, game_id: int | None, *,
+                         public: bool = False, replay: bool) -> None:
+        """A finished game's end card or replay (`game_id` None: the channel's last game)."""
+        found = await self.service.finished_game(interaction.guild_id or 0,
+                                                 interaction.channel_id or 0, game_id)
+        lang = of_game(found) if public else await self._lang(interaction)
+        await interaction.response.defer(ephemeral=not public, thinking=True)
+        jobs = await self.announcer.story_pictures(found, lang, replay=replay, card=not replay)
+        files = [f for f in [await job for job in jobs] if f is not None]
+        caption = i18n.t("archive.replay" if replay else "archive.final", lang, game=found.id)
+        if not files:
+            caption += " " + i18n.t("svc.no_picture", lang)
+        await interaction.followup.send(caption, files=files, ephemeral=not public,
+                                        allowed_mentions=NO_MENTIONS)
+
+    async def history_click(self, interaction: discord.Interaction, member_id: int,
+                            page: int) -> None:
+        try:
+            content, view = await history_page(self.service.store, interaction.guild_id or 0,
+                                               member_id, page, await self._lang(interaction))
+            await interaction.response.edit_message(content=content, view=view,
+                                                    allowed_mentions=NO_MENTIONS)
+        except Exception as exc:  # noqa: BLE001
+            await self._refused(interaction, exc)
+
+    async def replay_pick(self, interaction: discord.Interaction, game_id: int) -> None:
+        try:
+            await self.post_story(interaction, game_id, replay=True)
+        except Exception as exc:  # noqa: BLE001
+            await self._refused(interaction, exc)
 
     async def show_map(self, interaction: discord.Interaction, *,
                        ephemeral: bool = False) -> None:

@@ -37,6 +37,11 @@ class Components(Protocol):
     async def select_click(self, interaction: discord.Interaction, game_id: int,
                            version: int, action: dict[str, Any]) -> None: ...
 
+    async def history_click(self, interaction: discord.Interaction, member_id: int,
+                            page: int) -> None: ...
+
+    async def replay_pick(self, interaction: discord.Interaction, game_id: int) -> None: ...
+
 
 class _HasComponents(Protocol):
     components: Components

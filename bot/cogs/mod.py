@@ -4,6 +4,8 @@ it by default permissions (Manage Server); the bot checks the permission on ever
 
 from __future__ import annotations
 
+import dataclasses
+
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -21,7 +23,7 @@ from bot.cogs.tree import (
 )
 from bot.errors import ServiceError
 from bot.language import of_game, reply_language
-from bot.seats import AI_LEVELS
+from bot.seats import AI_LEVELS, TIMEOUT_LEVEL, ai_level
 from bot.store import GameRow
 from bot.ui import display_name, send
 
@@ -82,6 +84,26 @@ class Moderation(Commands, commands.Cog):
             return
         await self.service.set_server_clock(guild_id, clock)
         await send(interaction, i18n.t("svc.server_clock", lang, clock=clock.describe(lang)),
+                   ephemeral=True)
+
+    @mod.command(name="server", description="This server's choices: replays of finished "
+                                            "games, the AI that plays a timed-out turn")
+    @app_commands.describe(replays="Post a finished game's animated replay with its reveal",
+                           takeover="The AI level that plays a turn whose time ran out")
+    @app_commands.choices(takeover=[Choice(name=n, value=n) for n in AI_LEVELS])
+    @moderator_only()
+    async def mod_server(self, interaction: discord.Interaction, replays: bool | None = None,
+                         takeover: str | None = None) -> None:
+        guild_id = interaction.guild_id or 0
+        chosen = await self.service.store.guild_options(guild_id)
+        if replays is not None or takeover is not None:
+            chosen = dataclasses.replace(
+                chosen, replays=chosen.replays if replays is None else replays,
+                takeover=takeover or chosen.takeover)
+            await self.service.store.set_guild_options(guild_id, chosen)
+        lang = await reply_language(interaction)
+        await send(interaction, i18n.t("archive.server_options", lang, replays=chosen.replays,
+                                       level=ai_level(chosen.takeover or TIMEOUT_LEVEL)),
                    ephemeral=True)
 
     @mod.command(name="end", description="Stop the game or lobby in this channel")

@@ -9,6 +9,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.chat.archive import DYNAMIC_ITEMS as ARCHIVE_ITEMS
 from bot.chat.views import DYNAMIC_ITEMS
 from bot.cogs.tree import Choice, Commands, filter_choices, in_server, power, sw
 from bot.errors import ServiceError
@@ -22,10 +23,10 @@ class PlayCommands(Commands):
     """The actions of a turn, as slash commands with autocomplete."""
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(*DYNAMIC_ITEMS)
+        self.bot.add_dynamic_items(*DYNAMIC_ITEMS, *ARCHIVE_ITEMS)
 
     async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(*DYNAMIC_ITEMS)
+        self.bot.remove_dynamic_items(*DYNAMIC_ITEMS, *ARCHIVE_ITEMS)
 
     async def _act(self, interaction: discord.Interaction, action: dict[str, Any]) -> None:
         await self.flow.run_action(interaction, action)

@@ -121,3 +121,20 @@ class ReadingCommands(Commands):
         lines = text.board_lines(engine.observe(loaded.state, None), terrains, lang)
         await send(interaction, clip(lines, lang=lang), ephemeral=not public,
                    allowed_mentions=NO_MENTIONS)
+
+    @game.command(name="final", description="A finished game's end card: the coin race, "
+                                            "the combos, the regions")
+    @app_commands.describe(game="Game number (default: the last one played here)",
+                           public="Post it for everyone (default: only you see it)")
+    @in_server()
+    async def final(self, interaction: discord.Interaction, game: int | None = None,
+                    public: bool = False) -> None:
+        await self.flow.post_story(interaction, game, public=public, replay=False)
+
+    @game.command(name="replay", description="A finished game's replay: one frame per turn")
+    @app_commands.describe(game="Game number (default: the last one played here)",
+                           public="Post it for everyone (default: only you see it)")
+    @in_server()
+    async def replay(self, interaction: discord.Interaction, game: int | None = None,
+                     public: bool = False) -> None:
+        await self.flow.post_story(interaction, game, public=public, replay=True)

@@ -41,9 +41,11 @@ power = app_commands.Group(name="power", description="Race and special power act
 # name, description and choice at its longest translation), and /sw alone is near that
 table = app_commands.Group(name="sw-table", description="The table: leave, AI players",
                            guild_only=True)
-game = app_commands.Group(name="sw-game", description="Read the game here: its log, the board",
+game = app_commands.Group(name="sw-game",
+                          description="Read a game here: its log, the board, its end card and replay",
                           guild_only=True)
-me = app_commands.Group(name="sw-me", description="Just you: turn DMs")
+me = app_commands.Group(name="sw-me",
+                        description="You and the other players: turn DMs, stats, history")
 
 
 # each language by its own name (Discord has no Icelandic locale: it comes only from here)

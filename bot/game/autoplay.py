@@ -121,19 +121,26 @@ class AutoPlayer:
         elif row.kind == "turn":
             count, away = await service.timed_out(game.channel_id, actor)
             lang = of_game(game)
+            level = await self.takeover(game)
             limit = format_duration(clock_of(game.options.get("clock")).limit)
             header = [ALARM + i18n.t("clock.timed_out", lang, seat=actor, limit=limit,
-                                     level=level_name(TIMEOUT_LEVEL, lang))]
+                                     level=level_name(level, lang))]
             seat = game.seat_named(actor)
             if away and seat is not None:
                 header.append(i18n.t("clock.away", lang, n=count, seat=actor,
                                      user=seat.user_id))
-            await self.play(game.channel_id, actor, forced=TIMEOUT_LEVEL, header=header)
+            await self.play(game.channel_id, actor, forced=level, header=header)
         elif row.kind == "survivors":
             limit = format_duration(service.rules.survivor_limit)
             header = [ALARM + i18n.t("clock.survivors_timed_out", of_game(game), seat=actor,
                                      limit=limit)]
-            await self.play(game.channel_id, actor, forced=TIMEOUT_LEVEL, header=header)
+            await self.play(game.channel_id, actor, forced=await self.takeover(game),
+                            header=header)
+
+    async def takeover(self, game: GameRow) -> str:
+        """The AI level that plays a member's turn whose time ran out: the server's choice
+        (/sw-mod server), else normal."""
+        return (await self.service.store.guild_options(game.guild_id)).takeover or TIMEOUT_LEVEL
 
     async def _remind(self, game: GameRow, row: Deadline) -> None:
         seat = game.seat_named(row.seat)

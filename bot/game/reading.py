@@ -177,6 +177,23 @@ class Reading(SeatClock, GameCore):
         out.turn_started = out.turn_started or shown < 0
         return await self.finish(out)
 
+    async def finished_game(self, guild_id: int, channel_id: int,
+                            game_id: int | None = None) -> GameRow:
+        """A finished game of this server: `game_id`, or the channel's last one."""
+        if game_id is None:
+            game = await self.store.last_game(channel_id, started=True)
+            if game is None or game.status is not GameStatus.FINISHED:
+                raise NoGameHere.said("archive.no_game")
+            return game
+        game = await self.store.get_game(game_id)
+        if game is None or game.guild_id != guild_id:
+            raise NoGameHere.said("archive.unknown_game", game=game_id)
+        if game.status is GameStatus.ACTIVE or game.status is GameStatus.LOBBY:
+            raise NotAllowed.said("archive.not_finished", game=game_id)
+        if game.status is not GameStatus.FINISHED:
+            raise NotAllowed.said("archive.not_played", game=game_id)
+        return game
+
     async def final(self, channel_id: int) -> tuple[Loaded, dict[str, Any]]:
         """The channel's last started game with every coin total (for the end-of-game reveal)."""
         loaded = await self.last_view(channel_id)

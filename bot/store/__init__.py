@@ -46,12 +46,14 @@ from bot.store.base import (
 from bot.store.interface import Store
 from bot.store.outbox import OUTBOX_ATTEMPTS, OUTBOX_STALE
 from bot.store.postgres import PostgresStore
+from bot.store.results import SeatResult
 from bot.store.rows import (
     ActionRow,
     AuditRow,
     GameLog,
     GameRow,
     GameStatus,
+    GuildOptions,
     League,
     LeagueGameFlags,
     OwedDM,
@@ -78,9 +80,9 @@ async def open_store(url: str) -> Store:
 __all__ = [
     "DIALECTS", "OUTBOX_ATTEMPTS", "OUTBOX_STALE", "TABLES", "ActionRow", "AuditRow",
     "ChannelBusy", "Driver", "Duplicate", "GameLog", "GameNotFound", "GameRow", "GameStatus",
-    "League", "LeagueGameFlags", "NotChanged", "OwedDM", "PostgresStore", "Registration",
-    "RegistrationPrefs", "ResultRow", "RoundRow", "Season", "Seat", "Shards", "SqliteStore",
-    "Store", "StoreError", "StoreUnavailable", "SummaryChannel", "Tx", "VersionConflict",
-    "Write", "database_path", "dialect_of", "now", "open_store", "sqlite_single_bot", "_dumps",
-    "_migrations",
+    "GuildOptions", "League", "LeagueGameFlags", "NotChanged", "OwedDM", "PostgresStore",
+    "Registration", "RegistrationPrefs", "ResultRow", "RoundRow", "Season", "Seat",
+    "SeatResult", "Shards", "SqliteStore", "Store", "StoreError", "StoreUnavailable",
+    "SummaryChannel", "Tx", "VersionConflict", "Write", "database_path", "dialect_of", "now",
+    "open_store", "sqlite_single_bot", "_dumps", "_migrations",
 ]

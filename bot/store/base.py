@@ -24,7 +24,8 @@ DIALECTS = ("sqlite", "postgresql")
 TABLES = (
     "games", "actions", "snapshots", "deadlines", "guild_settings",
     "leagues", "seasons", "registrations", "league_games", "league_results",
-    "game_messages", "user_settings", "language_settings", "outbox",
+    "game_messages", "user_settings", "language_settings", "outbox", "game_results",
+    "member_records", "member_combos",
 )
 
 

@@ -9,10 +9,12 @@ from bot.store.deadlines import DeadlinesSQL
 from bot.store.leagues import LeaguesSQL
 from bot.store.log import LogSQL
 from bot.store.outbox import OutboxSQL
+from bot.store.results import ResultsSQL
 from bot.store.settings import SettingsSQL
 
 
-class Store(LogSQL, DeadlinesSQL, OutboxSQL, SettingsSQL, LeaguesSQL, AdminSQL):
+class Store(LogSQL, DeadlinesSQL, OutboxSQL, SettingsSQL, LeaguesSQL, ResultsSQL, AdminSQL):
     """Every statement of the bot, by aggregate: games and their log (LogSQL, on GamesSQL),
-    deadlines, the DM outbox, settings and the living message, leagues, whole tables. Each
+    deadlines, the DM outbox, settings and the living message, leagues, finished games'
+    results, whole tables. Each
     write is one transaction, committed before the method returns."""

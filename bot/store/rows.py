@@ -238,6 +238,16 @@ class SummaryChannel:
     summary_at: str | None
 
 
+@dataclass(frozen=True, slots=True)
+class GuildOptions:
+    """A server's choices for its games (moderators): whether a finished game's reveal comes
+    with its animated replay, and the AI level that plays a turn whose time ran out (None:
+    the bot's default)."""
+
+    replays: bool = True
+    takeover: str | None = None
+
+
 GAME_COLUMNS = (
     "id, guild_id, channel_id, status, board, seed, players, options, opener_id, version,"
     " created_at, started_at, finished_at, revision"

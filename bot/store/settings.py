@@ -7,7 +7,7 @@ import json
 from typing import Any
 
 from bot.store.base import Driver, _dumps, now
-from bot.store.rows import GAME_COLUMNS, GameRow, Shards, game_row
+from bot.store.rows import GAME_COLUMNS, GameRow, GuildOptions, Shards, game_row
 
 
 class SettingsSQL(Driver):
@@ -63,6 +63,20 @@ class SettingsSQL(Driver):
             user_id, int(on), now(),
         )
 
+    async def guild_options(self, guild_id: int | None) -> GuildOptions:
+        """A server's choices for its games (the defaults for a server that made none)."""
+        row = None if guild_id is None else await self.fetchone(
+            "SELECT replays, takeover FROM guild_settings WHERE guild_id = ?", (guild_id,))
+        if row is None:
+            return GuildOptions()
+        return GuildOptions(replays=bool(row[0]), takeover=str(row[1]) if row[1] else None)
+
+    async def set_guild_options(self, guild_id: int, options: GuildOptions) -> None:
+        await self.execute(
+            "INSERT INTO guild_settings (guild_id, replays, takeover) VALUES (?, ?, ?)"
+            " ON CONFLICT (guild_id) DO UPDATE SET replays = excluded.replays,"
+            " takeover = excluded.takeover",
+            guild_id, int(options.replays), options.takeover)
 
     async def guild_clock(self, guild_id: int | None) -> dict[str, Any] | None:
         """The server's default clock for new lobbies (None: not set)."""

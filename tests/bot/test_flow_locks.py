@@ -15,7 +15,7 @@ class _Service:
 
 
 def _announcer() -> Announcer:
-    return Announcer(client=None, service=_Service(), dms=None)  # type: ignore[arg-type]
+    return Announcer(client=None, service=_Service(), dms=None, stories=None)  # type: ignore[arg-type]
 
 
 def test_a_post_lock_left_held_by_a_stopped_bot_does_not_block_the_next_one() -> None:
