@@ -102,7 +102,7 @@ def format_duration(seconds: float | None) -> str:
     if seconds is None:
         return "off"
     left = max(0, int(round(seconds)))
-    parts = []
+    parts: list[str] = []
     for unit, size in (("d", 86400), ("h", 3600), ("m", 60), ("s", 1)):
         if left >= size or (unit == "s" and not parts):
             n, left = divmod(left, size)

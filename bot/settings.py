@@ -10,7 +10,7 @@ from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from bot.clock import ClockRules, Duration
-from bot.store import Shards, dialect_of
+from bot.store import Shards, database_path, dialect_of
 
 
 class Settings(BaseSettings):
@@ -107,8 +107,6 @@ class Settings(BaseSettings):
     @classmethod
     def _usable_database(cls, v: str) -> str:
         """Refuse a URL the store cannot open now, not after logging in to Discord."""
-        from bot.store import database_path
-
         if dialect_of(v) == "postgresql":
             return v  # reachable or not is known only when connecting
         path = database_path(v)  # ValueError names the accepted forms

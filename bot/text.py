@@ -12,6 +12,7 @@ from typing import Any
 
 import i18n
 from bot import sentences
+from bot.clock import clock_of
 from bot.language import of_game
 from engine.events import EVENT_KINDS
 
@@ -172,8 +173,6 @@ def lobby_lines(game: Any, lang: str | None = None) -> list[str]:
     ]
     clock = game.options.get("clock")
     if isinstance(clock, dict):
-        from bot.clock import clock_of
-
         lines.insert(1, i18n.t("svc.lobby.clock", lang, clock=clock_of(clock).describe(lang)))
     tag = game.options.get("league")
     if isinstance(tag, dict):  # kept on every redraw of the lobby (joins, leaves)
@@ -240,7 +239,8 @@ def ranking_lines(ranking: Sequence[dict[str, Any]] | None, players: dict[str, A
     lines = [i18n.t("final.scores", lang)]
     if ranking:
         def total(r: dict[str, Any]) -> Any:
-            return r.get("total", r.get("coins", players.get(r.get("player"), {}).get("coins")))
+            return r.get("total", r.get("coins", players.get(str(r.get("player")), {}).get(
+                "coins")))
 
         totals = [total(r) for r in ranking]
         for r, coins in zip(ranking, totals, strict=True):

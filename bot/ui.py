@@ -13,6 +13,7 @@ from bot import sentences
 from bot.errors import RuleBroken, ServiceError
 from bot.language import reply_language
 from bot.store import StoreUnavailable
+from bot.text import clip, echo
 
 log = logging.getLogger(__name__)
 
@@ -35,8 +36,6 @@ async def send(
     """Answer the interaction, or follow up if it was answered or deferred already; return
     the id of the message sent (None when Discord did not say). Content is cut to Discord's
     2000 characters, so an oversized answer never turns into an error."""
-    from bot.text import clip
-
     kwargs = {k: v for k, v in kwargs.items() if v is not None}
     if content is not None:
         content = clip(content)
@@ -77,8 +76,6 @@ def refusal_text(error: BaseException, lang: str = "en") -> str | None:
     if isinstance(error, app_commands.NoPrivateMessage):
         return i18n.t("ui.server_only", lang)
     if isinstance(error, app_commands.TransformerError):
-        from bot.text import echo
-
         return i18n.t("svc.bad_value", lang, value=echo(error.value))
     if isinstance(error, app_commands.CommandOnCooldown):
         return i18n.t("svc.cooldown", lang, seconds=f"{error.retry_after:.0f}")

@@ -141,3 +141,22 @@ def test_render_imports_only_engine_i18n_and_pillow_of_the_outside() -> None:
     for path, names in _imports("render").items():
         bad = names - allowed
         assert not bad, f"{path} imports {sorted(bad)}"
+
+
+def test_no_bot_module_is_imported_inside_a_function() -> None:
+    """An import of a bot module hidden in a function would dodge an import circle unseen
+    (lint-imports checks the floors). Only the entry point imports late, on purpose: a bad
+    setting is answered before discord.py is even loaded."""
+    for path in sorted((ROOT / "bot").rglob("*.py")):
+        if path.name == "__main__.py":
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for fn in ast.walk(tree):
+            if not isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef):
+                continue
+            for node in ast.walk(fn):
+                names = ([a.name for a in node.names] if isinstance(node, ast.Import) else
+                         [node.module] if isinstance(node, ast.ImportFrom) and node.module
+                         else [])
+                hidden = [n for n in names if n.split(".")[0] == "bot"]
+                assert not hidden, f"{path.relative_to(ROOT)}:{node.lineno} imports {hidden}"

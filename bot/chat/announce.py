@@ -304,8 +304,9 @@ class Announcer:
         map (this turn's conquests marked), the combo row if `row`; at the end the end card
         (the coin race, told only now) and, where the server has them on, the replay."""
         obs = outcome.observation
-        jobs = [pictures.map_file(outcome.state, outcome.highlight, observation=obs,
-                                  description=text.map_alt(obs, lang), lang=lang)]
+        jobs: list[Awaitable[discord.File | None]] = [
+            pictures.map_file(outcome.state, outcome.highlight, observation=obs,
+                              description=text.map_alt(obs, lang), lang=lang)]
         if row:
             jobs.append(pictures.row_file(outcome.state, description=text.row_alt(obs, lang),
                                           lang=lang))
@@ -383,7 +384,8 @@ class Announcer:
         tasks = await self._turn_pictures(outcome, panel, lang, row=bool(
             panel is not None and panel.picks and not auto))
         try:
-            finished, live = [], []
+            finished: list[str] = []
+            live: list[str] = []
             if outcome.first_seq or outcome.finished:
                 finished, live = await self.service.turn_story(game.id, outcome.first_seq,
                                                                lang=lang)

@@ -95,7 +95,7 @@ class HistoryButton(
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction,
-                             item: discord.ui.Button[Any], match: re.Match[str]
+                             item: discord.ui.Item[Any], match: re.Match[str]
                              ) -> HistoryButton:
         return cls(int(match["member"]), int(match["page"]))
 
@@ -118,7 +118,7 @@ class ReplaySelect(
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction,
-                             item: discord.ui.Select[Any], match: re.Match[str]
+                             item: discord.ui.Item[Any], match: re.Match[str]
                              ) -> ReplaySelect:
         return cls()
 

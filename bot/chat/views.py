@@ -86,7 +86,7 @@ class LobbyButton(
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction,
-                             item: discord.ui.Button[Any], match: re.Match[str]
+                             item: discord.ui.Item[Any], match: re.Match[str]
                              ) -> LobbyButton:
         return cls(int(match["game"]), match["op"])
 
@@ -120,7 +120,7 @@ class LobbySelect(
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction,
-                             item: discord.ui.Select[Any], match: re.Match[str]
+                             item: discord.ui.Item[Any], match: re.Match[str]
                              ) -> LobbySelect:
         return cls(int(match["game"]), match["kind"])
 
@@ -207,9 +207,10 @@ class ActionButton(
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction,
-                             item: discord.ui.Button[Any], match: re.Match[str]
+                             item: discord.ui.Item[Any], match: re.Match[str]
                              ) -> ActionButton:
-        return cls(int(match["game"]), int(match["version"]), match["verb"], label=item.label,
+        label = item.label if isinstance(item, discord.ui.Button) else None
+        return cls(int(match["game"]), int(match["version"]), match["verb"], label=label,
                    arg=match["arg"] or "")
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -236,10 +237,12 @@ class ActionSelect(
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction,
-                             item: discord.ui.Select[Any], match: re.Match[str]
+                             item: discord.ui.Item[Any], match: re.Match[str]
                              ) -> ActionSelect:
+        menu = item if isinstance(item, discord.ui.Select) else None
         return cls(int(match["game"]), int(match["version"]), match["kind"],
-                   options=list(item.options), placeholder=item.placeholder)
+                   options=list(menu.options) if menu else None,
+                   placeholder=menu.placeholder if menu else None)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         try:

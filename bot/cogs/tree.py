@@ -20,6 +20,7 @@ from typing import Any, TypeVar, cast
 
 import discord
 from discord import app_commands
+from discord.ext import commands
 from pydantic import ValidationError
 
 import i18n
@@ -65,7 +66,8 @@ def clock_from(limit: str | None, reminders: str | None, default: ClockConfig) -
     except ValueError as exc:
         raise ServiceError.said("svc.clock_error", error=str(exc)) from None
     try:
-        return ClockConfig(limit=seconds, remind=reminders or default.remind)
+        return ClockConfig.model_validate({"limit": seconds,
+                                           "remind": reminders or default.remind})
     except ValidationError:
         raise ServiceError.said("svc.reminders") from None
 
@@ -116,7 +118,7 @@ def named(kind: str, ident: str, lang: str) -> str:
     return ident if name == ident else f"{name} ({ident})"
 
 
-class Commands:
+class Commands(commands.Cog):
     """What every room of /sw commands reads: the bot, its game service and Announcer, and
     the legal actions of the member typing (for autocomplete)."""
 

@@ -107,6 +107,8 @@ def _plan(dump_: dict[str, Any], game_seed: int, version: int, levels: dict[str,
         if state.finished or (state.round, state.current) != start:
             break
         actor = state.actor
+        if actor is None:
+            break
         forced = forced_move(state, frozenset(vacant))
         if forced is not None:
             action, chosen = forced, False

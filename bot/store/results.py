@@ -127,10 +127,11 @@ class ResultsSQL(Driver):
                   for r in await self.fetchall(
                       "SELECT race, power, games, picks, coins_sum FROM member_combos"
                       " WHERE guild_id = ? AND user_id = ?", who)]
-        favourite: dict[int, dict[str, int]] = {0: {}, 1: {}}
-        for combo in combos:
-            for k in (0, 1):
-                favourite[k][combo[k]] = favourite[k].get(combo[k], 0) + combo[3]
+        races: dict[str, int] = {}
+        powers: dict[str, int] = {}
+        for race, power, _, picks, _ in combos:
+            races[race] = races.get(race, 0) + picks
+            powers[power] = powers.get(power, 0) + picks
         pool = [c for c in combos if c[2] >= 2] or combos
         best = None
         if pool:
@@ -142,7 +143,7 @@ class ResultsSQL(Driver):
             return tuple(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:TOP])
 
         return MemberStats(games, wins, rank_sum / games, players_sum / games,
-                           top(favourite[0]), top(favourite[1]), best, best_run)
+                           top(races), top(powers), best, best_run)
 
     async def member_games(self, guild_id: int, user_id: int, *, limit: int,
                            offset: int = 0) -> tuple[int, list[list[SeatResult]]]:
