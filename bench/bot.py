@@ -261,9 +261,16 @@ async def main_async(args: argparse.Namespace) -> int:
     else:
         print("  CPU split by process: not measured (in-process run, or no /proc)")
     if n_floor:
+        floor = floor_cpu / n_floor
         print(f"  floor (same run, this process): engine.apply + Store.append, "
-              f"{floor_cpu * 1000 / n_floor:5.2f} ms CPU per stored action "
+              f"{floor * 1000:5.2f} ms CPU per stored action "
               f"({n_floor} actions replayed)")
+        if cpu and n_actions:
+            both = (cpu["bot"] + cpu["pictures"]) / n_actions / floor
+            main = cpu["bot"] / n_actions / floor
+            print(f"  against the floor (CPU per member action / floor): bot + picture workers "
+                  f"x{both:.1f} (target <= 10: {'met' if both <= 10 else 'MISSED'}), bot main "
+                  f"process x{main:.1f} (target <= 5: {'met' if main <= 5 else 'MISSED'})")
     if not args.inprocess:
         print(f"  drawings ahead: {_ahead_stats(log_lines)}")
     print(f"  unanswered interactions: {len(unanswered)}; errors: {len(errors)}")
