@@ -40,7 +40,7 @@ import discord
 from bot.game.results import Outcome
 from bot.game.service import GameService
 from bot.language import of_game
-from bot.workers import QuietSpawnContext, bind_to_parent
+from bot.workers import QuietSpawnContext, bind_to_parent, stop_pools
 
 log = logging.getLogger(__name__)
 
@@ -178,13 +178,12 @@ def _revive(pool: Executor) -> None:
 
 def stop_rendering(wait: bool = False) -> None:
     """Release the worker processes at shutdown (threads need nothing): queued pictures are
-    dropped; with `wait`, return once every worker process has exited."""
+    dropped; with `wait`, return once every worker process has exited (one still drawing
+    after STOP_GRACE seconds, e.g. loading every board just after start, is stopped)."""
     _WANTED.clear()
     if stats.replies or stats.ahead:
         log.info("drawings: %s", stats)
-    for pool in _NOW:
-        if isinstance(pool, ProcessPoolExecutor):
-            pool.shutdown(wait=wait, cancel_futures=True)
+    stop_pools([pool for pool in _NOW if isinstance(pool, ProcessPoolExecutor)], wait=wait)
 
 
 def _draw(name: str, subject: Any, kwargs: dict[str, Any]) -> bytes:

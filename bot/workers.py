@@ -11,8 +11,11 @@ import signal
 import sys
 import threading
 import time
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
 
 PR_SET_PDEATHSIG = 1  # linux/prctl.h
+STOP_GRACE = 1.0  # seconds a worker may take to finish its task when the bot stops
 
 
 def _watch_parent(parent: int) -> None:
@@ -58,3 +61,23 @@ class QuietSpawnProcess(multiprocessing.context.SpawnProcess):
 
 class QuietSpawnContext(multiprocessing.context.SpawnContext):
     Process = QuietSpawnProcess
+
+
+def stop_pools(pools: Sequence[ProcessPoolExecutor], *, wait: bool) -> None:
+    """Shut process pools down: queued work is dropped; with `wait`, each worker gets
+    STOP_GRACE seconds to finish its task and is then terminated, and the pools' queues are
+    closed before this returns (a pool left to the interpreter's exit leaks its semaphores)."""
+    workers = [p for pool in pools for p in list((getattr(pool, "_processes", None) or {})
+                                                 .values())]
+    for pool in pools:
+        pool.shutdown(wait=False, cancel_futures=True)
+    if not wait:
+        return
+    deadline = time.monotonic() + STOP_GRACE
+    for worker in workers:
+        worker.join(timeout=max(0.0, deadline - time.monotonic()))
+        if worker.is_alive():
+            worker.terminate()
+            worker.join(timeout=STOP_GRACE)
+    for pool in pools:
+        pool.shutdown(wait=True)

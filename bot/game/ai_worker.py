@@ -25,7 +25,7 @@ from typing import Any
 import ai
 import engine
 from bot.game.moves import dump, forced_move, plain_action
-from bot.workers import bind_to_parent
+from bot.workers import bind_to_parent, stop_pools
 
 log = logging.getLogger(__name__)
 
@@ -84,7 +84,7 @@ def use_ai_thread() -> None:
 def stop_ai(wait: bool = False) -> None:
     """Release the AI processes; with `wait`, return once every one has exited."""
     if isinstance(_POOL, ProcessPoolExecutor):
-        _POOL.shutdown(wait=wait, cancel_futures=True)
+        stop_pools([_POOL], wait=wait)
 
 
 def pool() -> Executor:

@@ -172,3 +172,31 @@ async def test_shutdown_finishes_the_action_in_hand(fake_discord: FakeDiscord,
         assert [s.name for s in game.players] == ["ann", "bob"]  # committed; cid never was
     finally:
         await store.close()
+
+
+async def test_sigterm_while_the_workers_warm_up_is_quick_and_clean(
+        fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    """A stop in the first seconds (the drawing workers still loading every board) does not
+    wait for their warm-up, and leaves no semaphore behind for multiprocessing to complain
+    about."""
+    env = {k: v for k, v in os.environ.items() if k not in SETTING_KEYS}
+    env.update(DISCORD_TOKEN=fake_discord.token, DATABASE_URL=str(tmp_path / "quick.db"),
+               DISCORD_API_BASE=fake_discord.api_base, DISCORD_GATEWAY=fake_discord.gateway_url,
+               LOG_LEVEL="INFO", RENDER_PROCESSES="2", PYTHONPATH=str(ROOT))
+    proc = subprocess.Popen([sys.executable, "-m", "bot"], cwd=tmp_path, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    out, err = _Drain(proc.stdout), _Drain(proc.stderr)
+    await fake_discord.wait_until(
+        lambda: proc.poll() is not None or len(_descendants(proc.pid)) >= 3, timeout=60,
+        what="the picture workers to start")
+    children = _descendants(proc.pid)
+    started = time.monotonic()
+    proc.send_signal(signal.SIGTERM)
+    code = await asyncio.to_thread(proc.wait, 60)
+    took = time.monotonic() - started
+    assert await asyncio.to_thread(err.eof.wait, 10)
+    log = err.data.decode(errors="replace")
+    assert code == 0, log
+    assert took < 4.0, (took, log[-1500:])
+    assert "leaked semaphore" not in log and "Traceback" not in log, log[-1500:]
+    assert await _gone(children, timeout=10) == set()
