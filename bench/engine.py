@@ -2,19 +2,29 @@
 
 For each board: median wall time of a whole game (choose uniformly among legal_actions
 until finished), actions per game, and the median cost of one legal_actions + apply.
-Run: python bench/engine.py [games_per_board]
+
+    python bench/engine.py [games_per_board]
+    python bench/engine.py --against REV [--games N] [--alternations K]
+
+With `--against REV` the engine of this checkout and the engine at REV (a git worktree in a
+temp folder) play the same seeded games in alternating child processes (this, REV, REV,
+this, ...), K alternations per board; the table gives each engine's median game over all
+its runs and the ratio REV / this (above 1: this checkout is faster). The machine's speed
+drifts, so only the ratio, measured in the same run, means anything.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import statistics
 import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from _rev import engine_root, run_worker, worktree
+
+sys.path.insert(0, str(engine_root()))
 
 import engine  # noqa: E402
 
@@ -56,7 +66,58 @@ def main(games: int = 200) -> None:
               f"{statistics.fmean(per) * 1e6:>9.1f} µs")
 
 
+def worker(board: str, games: int) -> None:
+    """One child's share: the wall time of each of `games` seeded games, as JSON."""
+    n = BOARDS[board]
+    for seed in range(5):
+        one_game(board, n, 10_000 + seed)
+    times = [one_game(board, n, seed)[0] for seed in range(games)]
+    print(json.dumps({"engine": engine.__file__, "times": times}))
+
+
+def against(rev: str, games: int, alternations: int, boards: list[str]) -> None:
+    with worktree(rev) as other:
+        here = engine_root()
+        print(f"this: {here} (engine {engine.__file__})\nREV:  {rev} in {other}")
+        print(f"{games} seeded games per process, {alternations} alternations per board\n")
+        print(f"{'board':<12} {'this (median)':>14} {'REV (median)':>14} {'REV / this':>11} "
+              f"{'per alternation':>20}")
+        for board in boards:
+            mine: list[float] = []
+            theirs: list[float] = []
+            ratios = []
+            for k in range(alternations):
+                order = [(here, mine), (other, theirs)]
+                if k % 2:
+                    order.reverse()
+                got = {}
+                for root, into in order:
+                    out = run_worker("engine.py", root, ["--board", board, "--games", str(games)])
+                    into.extend(out["times"])
+                    got[root] = statistics.median(out["times"])
+                ratios.append(got[other] / got[here])
+            a, b = statistics.median(mine), statistics.median(theirs)
+            per = " ".join(f"{r:.2f}" for r in ratios)
+            print(f"{board:<12} {a * 1e3:>11.2f} ms {b * 1e3:>11.2f} ms {b / a:>10.2f}x "
+                  f"{per:>20}")
+
+
 if __name__ == "__main__":
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("games", nargs="?", type=int, default=200, help="games per board")
-    main(ap.parse_args().games)
+    ap.add_argument("games", nargs="?", type=int, default=None,
+                    help="games per board (alone: 200; with --against: per process, 100)")
+    ap.add_argument("--games", dest="games_opt", type=int, default=None)
+    ap.add_argument("--against", metavar="REV", help="compare with the engine at REV")
+    ap.add_argument("--alternations", type=int, default=3)
+    ap.add_argument("--boards", nargs="+", choices=list(BOARDS), default=list(BOARDS))
+    ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--root", help=argparse.SUPPRESS)
+    ap.add_argument("--board", choices=list(BOARDS), help=argparse.SUPPRESS)
+    ns = ap.parse_args()
+    count = ns.games_opt if ns.games_opt is not None else ns.games
+    if ns.worker:
+        worker(ns.board, count or 100)
+    elif ns.against:
+        against(ns.against, count or 100, ns.alternations, ns.boards)
+    else:
+        main(count or 200)
