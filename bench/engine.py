@@ -10,7 +10,9 @@ With `--against REV` the engine of this checkout and the engine at REV (a git wo
 temp folder) play the same seeded games in alternating child processes (this, REV, REV,
 this, ...), K alternations per board; the table gives each engine's median game over all
 its runs and the ratio REV / this (above 1: this checkout is faster). The machine's speed
-drifts, so only the ratio, measured in the same run, means anything.
+drifts, so only the ratio, measured in the same run, means anything. The games are the
+same move for move: the choice is kept to what the rules before issue 18 allowed
+(bench/_same_games.py), and a game's time is the time spent in legal_actions and apply.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ import sys
 import time
 
 from _rev import engine_root, run_worker, worktree
+from _same_games import OldRules
 
 sys.path.insert(0, str(engine_root()))
 
@@ -66,13 +69,38 @@ def main(games: int = 200) -> None:
               f"{statistics.fmean(per) * 1e6:>9.1f} µs")
 
 
+def same_game(board: str, n: int, seed: int) -> tuple[float, int]:
+    """A seeded random game under the old rules' choice; the engine's time and its actions."""
+    rnd = random.Random(seed)
+    clock = time.perf_counter
+    old = OldRules()
+    spent = 0.0
+    steps = 0
+    t0 = clock()
+    s = engine.new_game(board, NAMES[:n], seed)
+    spent += clock() - t0
+    while not s.finished:
+        t0 = clock()
+        legal = engine.legal_actions(s)
+        spent += clock() - t0
+        action = rnd.choice(old.filter(s, legal))
+        t0 = clock()
+        step = engine.apply(s, action)
+        spent += clock() - t0
+        old.played(action, step.events)
+        s = step.state
+        steps += 1
+    return spent, steps
+
+
 def worker(board: str, games: int) -> None:
-    """One child's share: the wall time of each of `games` seeded games, as JSON."""
+    """One child's share: the engine time of each of `games` seeded games, as JSON."""
     n = BOARDS[board]
     for seed in range(5):
-        one_game(board, n, 10_000 + seed)
-    times = [one_game(board, n, seed)[0] for seed in range(games)]
-    print(json.dumps({"engine": engine.__file__, "times": times}))
+        same_game(board, n, 10_000 + seed)
+    got = [same_game(board, n, seed) for seed in range(games)]
+    print(json.dumps({"engine": engine.__file__, "times": [t for t, _ in got],
+                      "actions": sum(k for _, k in got)}))
 
 
 def against(rev: str, games: int, alternations: int, boards: list[str]) -> None:
@@ -80,12 +108,13 @@ def against(rev: str, games: int, alternations: int, boards: list[str]) -> None:
         here = engine_root()
         print(f"this: {here} (engine {engine.__file__})\nREV:  {rev} in {other}")
         print(f"{games} seeded games per process, {alternations} alternations per board\n")
-        print(f"{'board':<12} {'this (median)':>14} {'REV (median)':>14} {'REV / this':>11} "
-              f"{'per alternation':>20}")
+        print(f"{'board':<12} {'actions':>8} {'this (median)':>14} {'REV (median)':>14} "
+              f"{'REV / this':>11} {'per alternation':>20}")
         for board in boards:
             mine: list[float] = []
             theirs: list[float] = []
             ratios = []
+            actions = set()
             for k in range(alternations):
                 order = [(here, mine), (other, theirs)]
                 if k % 2:
@@ -94,12 +123,14 @@ def against(rev: str, games: int, alternations: int, boards: list[str]) -> None:
                 for root, into in order:
                     out = run_worker("engine.py", root, ["--board", board, "--games", str(games)])
                     into.extend(out["times"])
+                    actions.add(out["actions"])
                     got[root] = statistics.median(out["times"])
                 ratios.append(got[other] / got[here])
             a, b = statistics.median(mine), statistics.median(theirs)
             per = " ".join(f"{r:.2f}" for r in ratios)
-            print(f"{board:<12} {a * 1e3:>11.2f} ms {b * 1e3:>11.2f} ms {b / a:>10.2f}x "
-                  f"{per:>20}")
+            same = str(actions.pop()) if len(actions) == 1 else "DIFFER"
+            print(f"{board:<12} {same:>8} {a * 1e3:>11.2f} ms {b * 1e3:>11.2f} ms "
+                  f"{b / a:>10.2f}x {per:>20}")
 
 
 if __name__ == "__main__":

@@ -42,7 +42,7 @@ def run(scenario_path: str, lines, out) -> int:
             reply = {"ok": False, "error": {"code": "internal_error", "message": repr(exc)}}
         else:
             state = step.state
-            reply = {"ok": True, "events": step.events}
+            reply = {"ok": True, "events": step.event_dicts()}
         out.write(json.dumps(reply) + "\n")
     out.write(json.dumps({"observation": observe(state, None, reveal_all=True)}) + "\n")
     out.flush()

@@ -11,6 +11,7 @@ a race, power or piece id that each language names in its own words.
 from __future__ import annotations
 
 import re
+from typing import Any, Self
 
 # key -> English sentence. Each catalog has `refusal.<key>` with the same placeholders.
 MESSAGES: dict[str, str] = {
@@ -174,26 +175,51 @@ def format_english(template: str, params: dict) -> str:
 
 
 class EngineError(Exception):
-    """Base of every error the engine raises on purpose; carries a stable code and a sentence."""
+    """Base of every error the engine raises on purpose; carries a stable code and a sentence.
+
+    A refusal is data (`key`, `params`); its English `message` is filled in only when read,
+    so the checks that `legal_actions` runs by the thousand cost no formatting."""
 
     code = "engine_error"
 
-    def __init__(self, message: str, code: str | None = None, *, key: str | None = None,
-                 params: dict | None = None) -> None:
-        super().__init__(message)
-        self.message = message
+    def __init__(self, message: str | None = None, code: str | None = None, *,
+                 key: str | None = None, params: dict[str, Any] | None = None) -> None:
+        super().__init__(*(() if message is None else (message,)))
+        self._message = message
         if code is not None:
             self.code = code
         self.key = key or self.code
         self.params = dict(params or {})
 
     @classmethod
-    def refuse(cls, key: str, **params: object) -> EngineError:
+    def refuse(cls, key: str, **params: Any) -> Self:
         """The error for the sentence `key` of MESSAGES, filled with `params`."""
-        return cls(format_english(MESSAGES[key], params), key=key, params=params)
+        if key not in MESSAGES:
+            raise KeyError(f"no message {key!r}")
+        return cls(key=key, params=params)
 
-    def as_dict(self) -> dict:
+    @property
+    def message(self) -> str:
+        if self._message is None:
+            self._message = format_english(MESSAGES[self.key], self.params)
+        return self._message
+
+    def __str__(self) -> str:
+        return self.message
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.message!r})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_rebuild, (type(self), self.message, self.code, self.key, self.params))
+
+    def as_dict(self) -> dict[str, str]:
         return {"code": self.code, "message": self.message}
+
+
+def _rebuild(cls: type[EngineError], message: str, code: str, key: str,
+             params: dict[str, Any]) -> EngineError:
+    return cls(message, code, key=key, params=params)
 
 
 class InvalidAction(EngineError, ValueError):

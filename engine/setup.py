@@ -6,7 +6,7 @@ import random
 from collections.abc import Iterable
 
 from . import data
-from .abilities import power_rule, race_rule
+from .ability import power_rule, race_rule
 from .queries import OPTIONS
 from .state import Area, Combo, GameState, Hold, Seat, Stage, Turn, geo_of
 from .turn import begin_turn
@@ -217,12 +217,13 @@ def _load_scenario(spec: dict) -> GameState:
         for d in x.get("decline") or []:
             power = d.get("power")
             if power is not None:
-                if power_rule(power).spirit:
+                if power_rule(power).extra_decline():
                     kept_powers.append(power)
                 else:
                     discarded.append(power)
             declines.append(Hold(take_race(d["race"]), power))
-        if sum(1 for h in declines if not (h.power and power_rule(h.power).spirit)) > 1:
+        if sum(1 for h in declines
+               if not (h.power and power_rule(h.power).extra_decline())) > 1:
             raise ValueError(f"{p} has more than one non-Spirit In Decline race")
         seats.append(Seat(p, int(x.get("coins", start)), active, tuple(declines)))
 
@@ -288,9 +289,7 @@ def _load_scenario(spec: dict) -> GameState:
             box = race_rule(h.race).box
             if total > box:
                 raise ValueError(f"{seat.name}'s {h.race} have {total} tokens; the box has {box}")
-            if race_rule(h.race).holes:
-                holes = sum(a.pieces.count("hole") for a in held)
-                h.holes_used = min(race_rule(h.race).holes, max(holes, len(held)))
+            race_rule(h.race).on_scenario(h, held)
 
     row_spec = spec.get("row")
     row: list[Combo] = []

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import Any, Generic, TypeVar, cast
 
 from . import data
-from .abilities import Geo
+from .geo import Geo
 
 
 class Stage(Enum):
@@ -91,31 +93,78 @@ class Area:
         self.owner, self.race, self.tokens, self.decline = -1, None, 0, False
 
 
-@dataclass(slots=True)
-class Turn:
-    """Facts about the current turn that the rules look back at."""
+T = TypeVar("T")
 
-    picked: bool = False  # the combo was picked this turn (first turn with it)
-    expanded: bool = False  # an expansion action was taken: no plain decline any more
-    ended: bool = False  # conquests are over (die roll, redeployment)
-    n_conquests: int = 0  # conquests by the Active race
-    n_nonempty: int = 0  # of them, regions that held a Lost Tribe or race tokens
-    attacked: frozenset[int] = frozenset()  # seats whose Active race was attacked
-    enchanted: frozenset[int] = frozenset()  # seats converted by Sorcerers
-    dragon_used: bool = False
-    fortress_placed: bool = False
-    roll: int | None = None  # Berserk roll waiting for a conquest
-    ghouls: int = 0  # In Decline Ghouls: 0 conquering, 1 redeploying, 2 done
-    ready: tuple[tuple[int, int], ...] = ()  # (region, tokens) lifted when readying
-    ghoul_ready: tuple[tuple[int, int], ...] = ()
-    bonus_given: bool = False  # Skeletons' redeployment bonus
-    moved_from: frozenset[int] = frozenset()
-    moved_to: frozenset[int] = frozenset()
-    heroes: tuple[int, ...] = ()  # where the Heroes stood before this turn's first `place hero`
-    camps: tuple[int, ...] = ()  # where lifted encampments stood (one entry per encampment)
-    lifted: frozenset[str] = frozenset()  # piece kinds picked up to be placed anew this turn
-    displaced: tuple[tuple[int, int], ...] = ()  # (seat, encampments) knocked off this turn
-    allied: bool = False
+
+def _same(v: Any) -> Any:
+    return v
+
+
+class Part(Generic[T]):
+    """One ability's fact about the current turn, kept on the `Turn` by the ability that owns
+    it (the Berserk roll, the Dragon used, ...). `name` is also its key in `dump_state`;
+    `dump`/`load` turn the value into JSON data and back. Values are immutable: a change
+    puts a new value (the turn is copied on write)."""
+
+    __slots__ = ("name", "default", "dump", "load")
+
+    def __init__(self, name: str, default: T, dump: Callable[[T], Any] = _same,
+                 load: Callable[[Any], T] = _same) -> None:
+        if name in PARTS or name in Turn.__slots__:
+            raise ValueError(f"a turn part named {name!r} exists already")
+        self.name = name
+        self.default = default
+        self.dump = dump
+        self.load = load
+        PARTS[name] = self
+
+
+PARTS: dict[str, Part[Any]] = {}
+
+
+def dump_set(v: frozenset[Any]) -> list[Any]:
+    return sorted(v)
+
+
+def load_set(v: list[Any]) -> frozenset[Any]:
+    return frozenset(v)
+
+
+def dump_pairs(v: tuple[tuple[int, int], ...]) -> list[list[int]]:
+    return [list(x) for x in v]
+
+
+def load_pairs(v: list[list[int]]) -> tuple[tuple[int, int], ...]:
+    return tuple((int(a), int(b)) for a, b in v)
+
+
+def dump_ints(v: tuple[int, ...]) -> list[int]:
+    return list(v)
+
+
+def load_ints(v: list[int]) -> tuple[int, ...]:
+    return tuple(v)
+
+
+class Turn:
+    """Facts about the current turn that the rules look back at. The ones that belong to a
+    single race or power are its `Part`s, in `parts` (absent: the part's default)."""
+
+    __slots__ = ("picked", "expanded", "ended", "n_conquests", "n_nonempty", "attacked",
+                 "ready", "moved_from", "moved_to", "parts")
+
+    def __init__(self) -> None:
+        self.picked = False  # the combo was picked this turn (first turn with it)
+        self.expanded = False  # an expansion action was taken: no plain decline any more
+        self.ended = False  # conquests are over (redeployment)
+        self.n_conquests = 0  # conquests by the Active race
+        self.n_nonempty = 0  # of them, regions that held a Lost Tribe or race tokens
+        self.attacked: frozenset[int] = frozenset()  # seats whose Active race was attacked
+        self.ready: tuple[tuple[int, int], ...] = ()  # (region, tokens) lifted when readying
+        # regions that gave and took tokens by a move this turn (facts only: moves are free)
+        self.moved_from: frozenset[int] = frozenset()
+        self.moved_to: frozenset[int] = frozenset()
+        self.parts: dict[str, Any] = {}
 
     def copy(self) -> Turn:
         t = Turn.__new__(Turn)
@@ -125,25 +174,22 @@ class Turn:
         t.n_conquests = self.n_conquests
         t.n_nonempty = self.n_nonempty
         t.attacked = self.attacked
-        t.enchanted = self.enchanted
-        t.dragon_used = self.dragon_used
-        t.fortress_placed = self.fortress_placed
-        t.roll = self.roll
-        t.ghouls = self.ghouls
         t.ready = self.ready
-        t.ghoul_ready = self.ghoul_ready
-        t.bonus_given = self.bonus_given
         t.moved_from = self.moved_from
         t.moved_to = self.moved_to
-        t.heroes = self.heroes
-        t.camps = self.camps
-        t.lifted = self.lifted
-        t.displaced = self.displaced
-        t.allied = self.allied
+        t.parts = dict(self.parts)
         return t
 
-    def key(self) -> tuple:
-        return tuple(getattr(self, f) for f in Turn.__slots__)
+    def get(self, part: Part[T]) -> T:
+        return cast(T, self.parts.get(part.name, part.default))
+
+    def put(self, part: Part[T], value: T) -> None:
+        """Only on a writable turn (`GameState.turn_w()`)."""
+        self.parts[part.name] = value
+
+    def key(self) -> tuple[Any, ...]:
+        own = tuple(getattr(self, f) for f in Turn.__slots__[:-1])
+        return own + tuple((name, self.get(p)) for name, p in sorted(PARTS.items()))
 
 
 @dataclass(frozen=True, slots=True)
@@ -301,6 +347,11 @@ class GameState:
             own.add(key)
         return self.seats[i]
 
+    def own_turn(self) -> None:
+        """A fresh `Turn` was just put in: it is this fork's to write."""
+        assert self._own is not None
+        self._own.add("turn")
+
     def turn_w(self) -> Turn:
         if "turn" not in self._own:
             self.turn = self.turn.copy()
@@ -367,18 +418,48 @@ def dump_state(s: GameState) -> dict:
             for st in s.seats
         ],
         "areas": [list(a.key()[:5]) + [list(a.pieces)] for a in s.areas],
-        "turn": {
-            f: (sorted(v) if isinstance(v, frozenset)
-                else [list(x) if isinstance(x, tuple) else x for x in v] if isinstance(v, tuple)
-                else v)
-            for f in Turn.__slots__
-            for v in [getattr(s.turn, f)]
-        },
+        "turn": _dump_turn(s.turn),
         "pending": [[p.seat, p.race, p.tokens, p.camps] for p in s.pending],
         "peace": [list(p) for p in s.peace],
         "version": s.version,
         "ranking": None if s.ranking is None else [dict(r) for r in s.ranking],
     }
+
+
+def _dump_turn(t: Turn) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "picked": t.picked, "expanded": t.expanded, "ended": t.ended,
+        "n_conquests": t.n_conquests, "n_nonempty": t.n_nonempty,
+        "attacked": sorted(t.attacked), "ready": dump_pairs(t.ready),
+        "moved_from": sorted(t.moved_from), "moved_to": sorted(t.moved_to),
+        # the Skeletons' bonus is handed out exactly when the conquests end; the key stays
+        # for the snapshots stored before it was dropped from the turn
+        "bonus_given": t.ended,
+    }
+    for name, part in PARTS.items():
+        out[name] = part.dump(t.get(part))
+    return out
+
+
+def _load_turn(d: dict[str, Any]) -> Turn:
+    t = Turn()
+    t.picked, t.expanded, t.ended = bool(d["picked"]), bool(d["expanded"]), bool(d["ended"])
+    t.n_conquests, t.n_nonempty = int(d["n_conquests"]), int(d["n_nonempty"])
+    t.attacked = frozenset(d["attacked"])
+    t.ready = load_pairs(d["ready"])
+    t.moved_from, t.moved_to = frozenset(d["moved_from"]), frozenset(d["moved_to"])
+    for name, v in d.items():
+        part = PARTS.get(name)
+        if part is not None:
+            value = part.load(v)
+            if value != part.default:
+                t.parts[name] = value
+        elif name not in _TURN_KEYS:
+            raise ValueError(f"unknown turn fact {name!r} in a dumped state")
+    return t
+
+
+_TURN_KEYS = frozenset({*Turn.__slots__, "bonus_given"})
 
 
 def _is_official(board: data.Board) -> bool:
@@ -392,15 +473,7 @@ def load_state(d: dict) -> GameState:
     rng = random.Random()
     v, internal, gauss = d["rng"]
     rng.setstate((v, tuple(internal), gauss))
-    tdef = Turn()
-    turn = Turn()
-    for f, v in d["turn"].items():
-        default = getattr(tdef, f)
-        if isinstance(default, frozenset):
-            v = frozenset(v)
-        elif isinstance(default, tuple):
-            v = tuple(tuple(x) if isinstance(x, list) else x for x in v)
-        setattr(turn, f, v)
+    turn = _load_turn(d["turn"])
 
     def hold(k: list | None) -> Hold | None:
         return None if k is None else Hold(*k)
