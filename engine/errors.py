@@ -78,10 +78,6 @@ MESSAGES: dict[str, str] = {
     "move_target": "Region {region} is not another region of your {race, race}.",
     "move_count": "Region {region} has {tokens} tokens and must keep 1; you can move at most "
                   "{most}.",
-    "move_took": "Region {region} already took tokens by a move this turn: a region either "
-                 "gives or takes by move, not both.",
-    "move_gave": "Region {region} already gave tokens by a move this turn: a region either "
-                 "gives or takes by move, not both.",
     "camps_only": "Only your displaced encampments may be placed now.",
     "active_region": "Your Active race does not hold region {region}.",
     "only_fortified": "Only Fortified races build fortresses.",
@@ -261,7 +257,6 @@ NoActiveRace = _violation("NoActiveRace", "no_active_race", "You have no Active 
 CannotDecline = _violation("CannotDecline", "cannot_decline", "Decline is a whole turn, taken instead of expanding.")
 HandNotEmpty = _violation("HandNotEmpty", "hand_not_empty", "Tokens in hand must be deployed before the turn ends.")
 BadCount = _violation("BadCount", "bad_count", "The number of tokens does not fit.")
-MoveChain = _violation("MoveChain", "move_chain", "Tokens move once per turn: from a region that gave to one that takes.")
 NotEligible = _violation("NotEligible", "not_eligible", "The reinforcement die needs a shortfall of 1 to 3 tokens.")
 TrayEmpty = _violation("TrayEmpty", "tray_empty", "The tray has no token of that race left.")
 PieceLimit = _violation("PieceLimit", "piece_limit", "The box holds no more of that piece.")
