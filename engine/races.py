@@ -9,8 +9,7 @@ from . import errors as E
 from .ability import Conquest, Race, Reach, register_race
 from .actions import Action, Enchant, trusted
 from .checks import candidates, reach, target_error
-from .events import Abandoned as AbandonedEvent
-from .events import Event, Reserve
+from .events import Abandoned, Event, Reserve
 from .geo import Geo, Income
 from .ghouls import GhoulsInDecline
 from .queries import in_tray, limits, n_pieces, pieces_with, player_name, race_regions
@@ -41,7 +40,7 @@ class Amazons(Race):
                 a.tokens -= 1
             else:
                 abandon_region(s, rid)
-                events.append(AbandonedEvent.of(player=name, region=rid, forced=True))
+                events.append(Abandoned.of(player=name, region=rid, forced=True))
             need -= 1
             removed += 1
         hw = s.seat_w(me).active
