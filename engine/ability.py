@@ -12,13 +12,12 @@ engine module needs an edit (tests/engine/test_custom_power.py plays one).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import ClassVar, NamedTuple, TypeVar
 
 from . import data
 from . import errors as E
 from .actions import Action
-from .events import Event
+from .events import EventLog
 from .geo import Geo, Income
 from .state import Area, GameState, Hold, Turn
 
@@ -47,10 +46,11 @@ class Reach:
     """
 
     __slots__ = ("me", "hold", "active", "held", "held_set", "race", "power", "anywhere",
-                 "enter_anywhere", "links", "sea", "peace")
+                 "enter_anywhere", "links", "sea", "peace", "base", "race_cut")
 
     def __init__(self, me: int, hold: Hold, active: bool, held: tuple[int, ...], race: Race,
-                 power: Power | None, peace: frozenset[int]) -> None:
+                 power: Power | None, peace: frozenset[int], base: tuple[int, ...],
+                 race_cut: bool) -> None:
         self.me = me
         self.hold = hold
         self.active = active  # the Active race (False: an In Decline race that conquers)
@@ -63,6 +63,9 @@ class Reach:
         self.links: frozenset[int] = frozenset()  # also counted as adjacent (Underworld)
         self.sea = False  # seas and the lake may be conquered (Seafaring)
         self.peace = peace  # seats whose Active race this race may not attack (Diplomat)
+        # per region: 2, +1 on a mountain, less the power's reduction (engine/checks.py)
+        self.base = base
+        self.race_cut = race_cut  # the race's reduction depends on what it holds: ask it
 
 
 class Ability:
@@ -86,7 +89,7 @@ class Ability:
 
     # ------------------------------------------------------------ its own verbs and piece
 
-    def act(self, s: GameState, me: int, h: Hold, action: Action, events: list[Event]) -> None:
+    def act(self, s: GameState, me: int, h: Hold, action: Action, events: EventLog) -> None:
         """Carry out one of this ability's verbs for its holder (called once it is theirs)."""
         raise NotImplementedError(f"{self.name} has no verb {action.do}")
 
@@ -94,7 +97,7 @@ class Ability:
         """Why this ability's piece may not go on region `rid` now (None: it may)."""
         return None
 
-    def place(self, s: GameState, me: int, rid: int, events: list[Event]) -> None:
+    def place(self, s: GameState, me: int, rid: int, events: EventLog) -> None:
         """Put this ability's piece on `rid` (the checks have passed)."""
 
     # ------------------------------------------------------------ what legal_actions lists
@@ -117,10 +120,10 @@ class Ability:
     def on_conquer(self, s: GameState, me: int, rid: int, hold: Hold, how: str) -> None:
         """The Active race took region `rid` (`how`: conquer, reinforce, dragon, enchant)."""
 
-    def on_conquests_end(self, s: GameState, me: int, events: list[Event]) -> None:
+    def on_conquests_end(self, s: GameState, me: int, events: EventLog) -> None:
         """The conquests are over; redeployment begins."""
 
-    def on_turn_end(self, s: GameState, me: int, events: list[Event]) -> None:
+    def on_turn_end(self, s: GameState, me: int, events: EventLog) -> None:
         """End of the turn, before scoring (tokens left in hand are deployed already)."""
 
     def on_pieces_lost(self, s: GameState, seat: int, pieces: tuple[str, ...]) -> None:
@@ -138,7 +141,7 @@ class DeclineRule:
     def on_turn_start(self, s: GameState, me: int, h: Hold) -> None:
         """The holder's turn begins."""
 
-    def before_active_action(self, s: GameState, me: int, events: list[Event]) -> None:
+    def before_active_action(self, s: GameState, me: int, events: EventLog) -> None:
         """The Active race is about to act: the In Decline race's part of the turn is over."""
 
     def on_decline_turn(self, s: GameState, me: int) -> None:
@@ -279,8 +282,14 @@ def power_rule(name: str) -> Power:
         raise ValueError(f"unknown power {name!r}") from None
 
 
-def abilities_of(h: Hold) -> Iterable[Ability]:
+def abilities_of(h: Hold) -> tuple[Ability, ...]:
     """The race and (when it has one) the power of a hold."""
-    yield race_rule(h.race)
-    if h.power is not None:
-        yield power_rule(h.power)
+    key = (h.race, h.power)
+    got = _ABILITIES.get(key)
+    if got is None:
+        got = (race_rule(h.race),) + (() if h.power is None else (power_rule(h.power),))
+        _ABILITIES[key] = got
+    return got
+
+
+_ABILITIES: dict[tuple[str, str | None], tuple[Ability, ...]] = {}

@@ -8,15 +8,25 @@ from __future__ import annotations
 from functools import lru_cache
 
 from . import errors as E
-from .ability import PIECE_OWNERS, Conquest, Reach, abilities_of, power_rule, race_rule
+from .ability import (
+    PIECE_OWNERS,
+    Conquest,
+    Power,
+    Race,
+    Reach,
+    abilities_of,
+    power_rule,
+    race_rule,
+)
 from .actions import Action, Conquer, Reinforce, trusted
+from .geo import Geo
 from .queries import (
     DEFENCE_PIECES,
     IMMUNE_PIECES,
     player_name,
     race_regions,
 )
-from .state import GameState, Hold, Stage
+from .state import CONQUEST, FINISHED, PICK, SURVIVORS, GameState, Hold
 
 __all__ = ["Conquest", "Reach"]
 
@@ -29,8 +39,10 @@ def reach(s: GameState, me: int, hold: Hold, active: bool,
     race = race_rule(hold.race)
     power = power_rule(hold.power) if active and hold.power else None
     peace = frozenset(d for d, ally in s.peace if ally == me) if active else frozenset()
-    r = Reach(me, hold, active, held, race, power, peace)
     geo = s.geo
+    r = Reach(me, hold, active, held, race, power, peace,
+              _base_costs(geo, power if active else None),
+              active and type(race).cost_reduction is not Race.cost_reduction)
     race.reach(geo, r)
     if power is not None:
         power.reach(geo, r)
@@ -74,29 +86,41 @@ def target_code(s: GameState, rid: int, r: Reach) -> int:
         return T_ENTRY
     if r.anywhere or rid in r.links:
         return T_OK
-    if geo.nbrs[rid] & r.held_set:
-        return T_OK
-    return T_ADJ
+    if r.held_set.isdisjoint(geo.nbrs[rid]):
+        return T_ADJ
+    return T_OK
 
 
 def cost_at(s: GameState, rid: int, r: Reach) -> int:
     """Tokens the race of `r` needs for region `rid`: 2 + markers + Lost Tribe + defending
     tokens, minus the race's and power's reductions, minimum 1 (before a Berserk roll)."""
     a = s.areas[rid]
-    cost = 2 + a.tokens
+    cost = r.base[rid] + a.tokens
     if a.lost_tribe:
-        cost += 1
-    if s.geo.mountain[rid]:
         cost += 1
     if a.pieces:
         cost += sum(1 for p in a.pieces if p in DEFENCE_PIECES)
     if a.owner == r.me and a.decline and not s.options.get("own_decline_counts", True):
         cost -= a.tokens
-    if r.active:
+    if r.race_cut:
         cost -= r.race.cost_reduction(s.geo, r.held_set, rid)
-        if r.power is not None:
-            cost -= r.power.cost_reduction(s.geo, rid)
     return cost if cost > 1 else 1
+
+
+def _base_costs(geo: Geo, power: Power | None) -> tuple[int, ...]:
+    """Per region: 2, +1 on a mountain, less the power's reduction (which depends on the
+    region alone): the part of the cost that never changes in a game."""
+    key = (id(geo), power.name if power is not None else None)
+    got = _BASE.get(key)
+    if got is None or got[0] is not geo:
+        base = tuple(2 + (1 if geo.mountain[rid] else 0)
+                     - (power.cost_reduction(geo, rid) if power is not None else 0)
+                     for rid in range(geo.n))
+        got = _BASE[key] = (geo, base)
+    return got[1]
+
+
+_BASE: dict[tuple[int, str | None], tuple[Geo, tuple[int, ...]]] = {}
 
 
 def conquest_cost(s: GameState, me: int, rid: int, hold: Hold, active: bool,
@@ -129,9 +153,11 @@ def target_error(s: GameState, rid: int, r: Reach) -> E.RulesViolation | None:
     return E.NotAdjacent.refuse("not_adjacent", region=rid, race=race)
 
 
-def targets(s: GameState, r: Reach, decline_field: str | None = None) -> list[Conquest]:
+def targets(s: GameState, r: Reach, decline_field: str | None = None,
+            actions: list[Action] | None = None) -> list[Conquest]:
     """Every conquest (`conquer`) and final die attempt (`reinforce`) the race of `r` may
-    make now, with its cost: `target_code` and `cost_at` over the candidate regions."""
+    make now, with its cost: `target_code` and `cost_at` over the candidate regions. With
+    `actions`, only the actions are appended there (legal_actions needs no costs)."""
     out: list[Conquest] = []
     name = s.players[r.me]
     hand = r.hold.hand
@@ -146,10 +172,17 @@ def targets(s: GameState, r: Reach, decline_field: str | None = None) -> list[Co
         if power is not None:
             cost = power.adjust_cost(t, cost)
         if cost <= hand:
-            out.append(Conquest(conquer_at(name, rid, decline_field), rid, cost, 0, decline))
+            a = conquer_at(name, rid, decline_field)
+            if actions is None:
+                out.append(Conquest(a, rid, cost, 0, decline))
+            else:
+                actions.append(a)
         elif with_die and cost - hand <= 3:
-            out.append(Conquest(reinforce_at(name, rid, decline_field), rid, cost, cost - hand,
-                                decline))
+            a = reinforce_at(name, rid, decline_field)
+            if actions is None:
+                out.append(Conquest(a, rid, cost, cost - hand, decline))
+            else:
+                actions.append(a)
     return out
 
 
@@ -168,22 +201,26 @@ _reinforce = trusted(Reinforce)
 
 
 def actor_check(s: GameState, player: str) -> int:
-    if s.stage is Stage.FINISHED:
+    stage = s.stage
+    if stage is not SURVIVORS and stage is not FINISHED \
+            and s.players[s.current] == player:
+        return s.current
+    if s.stage is FINISHED:
         raise E.GameOver.refuse("game_over")
     if player not in s.players:
         raise E.UnknownPlayer.refuse("unknown_player", player=player)
     actor = s.actor
     if player != actor:
-        if s.stage is Stage.SURVIVORS:
+        if s.stage is SURVIVORS:
             raise E.NotYourTurn.refuse("survivors_first", actor=actor)
         raise E.NotYourTurn.refuse("not_your_turn", actor=actor, player=player)
     return s.players.index(player)
 
 
 def require_active(s: GameState, me: int) -> Hold:
-    if s.stage is Stage.PICK:
+    if s.stage is PICK:
         raise E.WrongStage.refuse("pick_first")
-    if s.stage is Stage.SURVIVORS:
+    if s.stage is SURVIVORS:
         raise E.WrongStage.refuse("survivors_only")
     h = s.seats[me].active
     if h is None:
@@ -193,14 +230,14 @@ def require_active(s: GameState, me: int) -> Hold:
 
 def require_conquest(s: GameState, me: int) -> Hold:
     h = require_active(s, me)
-    if s.stage is not Stage.CONQUEST or s.turn.ended:
+    if s.stage is not CONQUEST or s.turn.ended:
         raise E.ConquestsOver.refuse("conquests_over")
     return h
 
 
 def end_checks(s: GameState, me: int) -> E.RulesViolation | None:
     """Why the current player may not end the turn now (None when they may)."""
-    if s.stage is Stage.PICK:
+    if s.stage is PICK:
         if not s.row:  # every banner is in play: nothing to pick, the turn passes
             return None
         return E.WrongStage.refuse("pick_first")
@@ -214,7 +251,7 @@ def place_error(s: GameState, me: int, piece: str, rid: int) -> E.RulesViolation
     if not 0 <= rid < s.geo.n:
         return E.UnknownRegion.refuse("unknown_region", region=rid, last=s.geo.n - 1)
     a = s.areas[rid]
-    if s.stage is Stage.SURVIVORS:
+    if s.stage is SURVIVORS:
         p = s.pending[0]
         if piece != "encampment" or p.camps == 0 or p.race is not None:
             return E.WrongStage.refuse("camps_only")
@@ -222,7 +259,7 @@ def place_error(s: GameState, me: int, piece: str, rid: int) -> E.RulesViolation
         if h is None or a.race != h.race:
             return E.NotYourRegion.refuse("active_region", region=rid)
         return None
-    if s.stage is Stage.PICK:
+    if s.stage is PICK:
         return E.WrongStage.refuse("pick_first")
     h = s.seats[me].active
     if h is None:
@@ -239,9 +276,9 @@ def place_error(s: GameState, me: int, piece: str, rid: int) -> E.RulesViolation
 
 
 def decline_error(s: GameState, me: int) -> E.RulesViolation | None:
-    if s.stage is Stage.PICK:
+    if s.stage is PICK:
         return E.WrongStage.refuse("nothing_to_decline")
-    if s.stage is Stage.SURVIVORS:
+    if s.stage is SURVIVORS:
         return E.WrongStage.refuse("survivors_only")
     h = s.seats[me].active
     if h is None:

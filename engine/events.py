@@ -16,6 +16,8 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 E = TypeVar("E", bound="Event")
 
+_new = object.__new__
+_set = object.__setattr__
 _WIRE = {"from_": "from", "for_": "for"}  # field -> JSON key where they differ
 _FIELD = {v: k for k, v in _WIRE.items()}
 
@@ -31,14 +33,15 @@ class Event(BaseModel):
     def of(cls: type[E], **values: Any) -> E:
         """The event from values the engine computed itself (no validation: fast). Only the
         fields given appear in its dict, as in the dicts the engine used to build."""
-        m = cls.__new__(cls)
-        d = {f: values.get(f, default) for f, default in _DEFAULTS[cls]}
-        if not values.keys() <= d.keys():
-            raise TypeError(f"{cls.__name__} has no field {sorted(values.keys() - d.keys())}")
-        object.__setattr__(m, "__dict__", d)
-        object.__setattr__(m, "__pydantic_fields_set__", {"type", *values})
-        object.__setattr__(m, "__pydantic_extra__", None)
-        object.__setattr__(m, "__pydantic_private__", None)
+        m = _new(cls)
+        d = _TEMPLATES[cls].copy()
+        d.update(values)  # the template's order is the fields' order: it is kept
+        if len(d) != len(_TEMPLATES[cls]):
+            raise TypeError(f"{cls.__name__} has no field {sorted(d.keys() - cls.model_fields)}")
+        _set(m, "__dict__", d)
+        _set(m, "__pydantic_fields_set__", {"type", *values})
+        _set(m, "__pydantic_extra__", None)
+        _set(m, "__pydantic_private__", None)
         return m
 
     def keys(self) -> list[str]:
@@ -319,10 +322,11 @@ EVENT_TYPES: dict[str, type[Event]] = {
                 RoundStarted, GameOver)
 }
 EVENT_KINDS: tuple[str, ...] = tuple(EVENT_TYPES)
+_KIND: dict[type[Event], str] = {cls: kind for kind, cls in EVENT_TYPES.items()}
 PRIVATE_KINDS = frozenset(k for k, c in EVENT_TYPES.items() if c.private)
-_DEFAULTS: dict[type[Event], tuple[tuple[str, Any], ...]] = {
-    cls: tuple((name, None if f.is_required() else f.default)
-               for name, f in cls.model_fields.items())
+# each kind's fields in order, with their defaults (None where a field has none)
+_TEMPLATES: dict[type[Event], dict[str, Any]] = {
+    cls: {name: None if f.is_required() else f.default for name, f in cls.model_fields.items()}
     for cls in EVENT_TYPES.values()
 }
 
@@ -348,6 +352,26 @@ def is_private(d: dict[str, Any] | Event) -> bool:
         return d.private
     cls = EVENT_TYPES.get(d.get("type", ""))
     return cls.private if cls is not None else bool(d.get("private"))
+
+
+class EventLog:
+    """What one action made happen, in order: each event's kind and values, built into its
+    model only when read (`models()`). A playout that never looks at the events (the AI's
+    search, a random game) pays nothing for them; whoever reads them gets the models."""
+
+    __slots__ = ("raw",)
+
+    def __init__(self) -> None:
+        self.raw: list[tuple[type[Event], dict[str, Any]]] = []
+
+    def add(self, cls: type[Event], /, **values: Any) -> None:
+        self.raw.append((cls, values))
+
+    def kinds(self) -> list[str]:
+        return [_KIND[cls] for cls, _ in self.raw]
+
+    def models(self) -> list[Event]:
+        return [cls.of(**values) for cls, values in self.raw]
 
 
 def as_dicts(events: list[Event]) -> list[dict[str, Any]]:

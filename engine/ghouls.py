@@ -16,9 +16,9 @@ from enum import Enum
 
 from . import errors as E
 from .ability import DeclineRule, race_rule
-from .events import Deployed, Event
+from .events import Deployed, EventLog
 from .queries import hold_w, player_name, race_regions
-from .state import GameState, Hold, Part, Stage, dump_pairs, load_pairs
+from .state import CONQUEST, PICK, SURVIVORS, GameState, Hold, Part, dump_pairs, load_pairs
 
 
 class GhoulPhase(Enum):
@@ -29,7 +29,10 @@ class GhoulPhase(Enum):
     DONE = 2
 
 
-PHASE: Part[GhoulPhase] = Part("ghouls", GhoulPhase.CONQUER, lambda p: p.value, GhoulPhase)
+# the phases as module constants (an Enum member read through its class is slow)
+G_CONQUER, G_REDEPLOY, G_DONE = GhoulPhase.CONQUER, GhoulPhase.REDEPLOY, GhoulPhase.DONE
+
+PHASE: Part[GhoulPhase] = Part("ghouls", G_CONQUER, lambda p: p.value, GhoulPhase)
 # (region, tokens) lifted from each Ghoul region when readying
 READY: Part[tuple[tuple[int, int], ...]] = Part("ghoul_ready", (), dump_pairs, load_pairs)
 
@@ -48,21 +51,21 @@ def phase(s: GameState) -> GhoulPhase:
 
 def acting(s: GameState, me: int) -> Hold | None:
     """The Ghouls while their part of this turn is not over (None otherwise)."""
-    if s.turn.get(PHASE) is GhoulPhase.DONE:
+    if s.turn.get(PHASE) is G_DONE:
         return None
     return conqueror(s, me)
 
 
 def conquer_hold(s: GameState, me: int) -> Hold:
     """The Ghouls, for a conquest In Decline now (or the refusal)."""
-    if s.stage is Stage.PICK:
+    if s.stage is PICK:
         raise E.WrongStage.refuse("pick_first")
-    if s.stage is Stage.SURVIVORS:
+    if s.stage is SURVIVORS:
         raise E.WrongStage.refuse("survivors_only")
     g = conqueror(s, me)
     if g is None:
         raise E.NoSuchPower.refuse("no_decline_conqueror")
-    if s.turn.get(PHASE) is not GhoulPhase.CONQUER or s.stage is not Stage.CONQUEST:
+    if s.turn.get(PHASE) is not G_CONQUER or s.stage is not CONQUEST:
         raise E.ConquestsOver.refuse("ghouls_done")
     if g.hand < 1:
         raise E.NoTokens.refuse("ghouls_no_tokens")
@@ -71,17 +74,17 @@ def conquer_hold(s: GameState, me: int) -> Hold:
 
 def may_redeploy(s: GameState) -> None:
     """Refuse a Ghoul redeployment once their part of the turn is over."""
-    if s.turn.get(PHASE) is GhoulPhase.DONE:
+    if s.turn.get(PHASE) is G_DONE:
         raise E.ConquestsOver.refuse("ghouls_finished")
 
 
 def redeploying(s: GameState) -> None:
     """A final die roll or a redeployment of the Ghouls: their conquests are over."""
-    s.turn_w().put(PHASE, GhoulPhase.REDEPLOY)
+    s.turn_w().put(PHASE, G_REDEPLOY)
 
 
 def may_conquer(s: GameState, g: Hold) -> bool:
-    return (s.turn.get(PHASE) is GhoulPhase.CONQUER and s.stage is Stage.CONQUEST
+    return (s.turn.get(PHASE) is G_CONQUER and s.stage is CONQUEST
             and g.hand >= 1)
 
 
@@ -99,9 +102,9 @@ class GhoulsInDecline(DeclineRule):
             hold_w(s, me, h.race).hand += sum(n for _, n in ready)
         s.turn_w().put(READY, tuple(ready))
 
-    def before_active_action(self, s: GameState, me: int, events: list[Event]) -> None:
+    def before_active_action(self, s: GameState, me: int, events: EventLog) -> None:
         t = s.turn
-        if t.get(PHASE) is GhoulPhase.DONE:
+        if t.get(PHASE) is G_DONE:
             return
         g = conqueror(s, me)
         if g is not None and g.hand > 0:
@@ -117,9 +120,9 @@ class GhoulsInDecline(DeclineRule):
                 if k:
                     s.area_w(rid).tokens += k
                     left -= k
-                    events.append(Deployed.of(player=name, region=rid, count=k, auto=True))
+                    events.add(Deployed, player=name, region=rid, count=k, auto=True)
             hw.hand = 0
-        s.turn_w().put(PHASE, GhoulPhase.DONE)
+        s.turn_w().put(PHASE, G_DONE)
 
     def on_decline_turn(self, s: GameState, me: int) -> None:
         ready = s.turn.get(READY)
@@ -134,13 +137,13 @@ class GhoulsInDecline(DeclineRule):
         s.turn_w().put(READY, ())
 
 
-def stand_down(s: GameState, me: int, events: list[Event]) -> None:
+def stand_down(s: GameState, me: int, events: EventLog) -> None:
     """Before the Active race acts: every In Decline race of the player finishes its part."""
-    if s.turn.get(PHASE) is GhoulPhase.DONE:
+    if s.turn.get(PHASE) is G_DONE:
         return
     g = conqueror(s, me)
     if g is None:
-        s.turn_w().put(PHASE, GhoulPhase.DONE)
+        s.turn_w().put(PHASE, G_DONE)
         return
     rule = race_rule(g.race).in_decline
     assert rule is not None
@@ -151,7 +154,7 @@ def begin(s: GameState, me: int) -> None:
     """The player's turn starts: the Ghouls are readied, or (none) their phase is over."""
     g = conqueror(s, me)
     if g is None:
-        s.turn_w().put(PHASE, GhoulPhase.DONE)
+        s.turn_w().put(PHASE, G_DONE)
         return
     rule = race_rule(g.race).in_decline
     assert rule is not None

@@ -20,8 +20,9 @@ from .actions import (
     trusted,
 )
 from .checks import decline_error, end_checks, place_error, reach, targets
+from .events import EventLog
 from .queries import race_regions
-from .state import GameState, Hold, Stage
+from .state import CONQUEST, FINISHED, PICK, SURVIVORS, GameState, Hold
 from .turn import pending_bonus
 
 __all__ = ["Conquest", "legal_actions", "legal_conquests"]
@@ -42,22 +43,22 @@ def _active_view(s: GameState, me: int) -> GameState:
     if g is None or g.hand <= 0:
         return s
     v = s.fork()
-    ghouls.stand_down(v, me, [])
+    ghouls.stand_down(v, me, EventLog())
     return v.seal()
 
 
 def legal_actions(s: GameState) -> list[Action]:
     """All actions the rules allow the actor now (deploy and move with every count)."""
     stage = s.stage
-    if stage is Stage.FINISHED:
+    if stage is FINISHED:
         return []
-    name = s.players[s.current] if stage is not Stage.SURVIVORS else s.actor
+    name = s.players[s.current] if stage is not SURVIVORS else s.actor
     assert name is not None
-    if stage is Stage.SURVIVORS:
+    if stage is SURVIVORS:
         return _survivors(s, name)
     me = s.current
     seat = s.seats[me]
-    if stage is Stage.PICK:
+    if stage is PICK:
         if not s.row:
             return [_end(player=name)]
         return [_pick(player=name, slot=i) for i in range(len(s.row)) if i <= seat.coins]
@@ -68,7 +69,7 @@ def legal_actions(s: GameState) -> list[Action]:
     if g is not None:
         held = race_regions(s, g.race)
         if ghouls.may_conquer(s, g):
-            out.extend(c.action for c in targets(s, reach(s, me, g, False, held), "decline"))
+            targets(s, reach(s, me, g, False, held), "decline", out)
         _redeploy(s, g, held, name, g.hand, out)
         s = _active_view(s, me)
     h = s.seats[me].active
@@ -76,14 +77,14 @@ def legal_actions(s: GameState) -> list[Action]:
     t = s.turn
     held = race_regions(s, h.race)
     abilities = tuple(abilities_of(h))
-    if stage is Stage.CONQUEST and not t.ended:
+    if stage is CONQUEST and not t.ended:
         power = power_rule(h.power) if h.power else None
         if not t.n_conquests and not (power is not None and power.conquering_begun(t)):
             out.extend(_abandon(player=name, region=r) for r in held)
         if h.hand >= 1:
             for ab in abilities:
                 out.extend(ab.before_conquests(s, me, h))
-            out.extend(c.action for c in _active_conquests(s, me, h, held))
+            _active_conquests(s, me, h, held, out)
     _redeploy(s, h, held, name, h.hand + pending_bonus(s, me), out)
     for ab in abilities:
         out.extend(ab.redeploy_actions(s, me, h, held))
@@ -95,7 +96,7 @@ def legal_actions(s: GameState) -> list[Action]:
 def legal_conquests(s: GameState) -> list[Conquest]:
     """Every legal conquest of the actor now (conquer, reinforce, dragon, enchant) with its
     cost: the same actions `legal_actions` lists, so callers need not recompute costs."""
-    if s.stage is not Stage.CONQUEST:
+    if s.stage is not CONQUEST:
         return []
     me = s.current
     out: list[Conquest] = []
@@ -111,12 +112,18 @@ def legal_conquests(s: GameState) -> list[Conquest]:
     return out
 
 
-def _active_conquests(s: GameState, me: int, h: Hold, held: tuple[int, ...]) -> list[Conquest]:
-    """The Active race's conquests: plain and with the die, then its race's and power's own."""
+def _active_conquests(s: GameState, me: int, h: Hold, held: tuple[int, ...],
+                      actions: list[Action] | None = None) -> list[Conquest]:
+    """The Active race's conquests: plain and with the die, then its race's and power's own
+    (with `actions`, only their actions, appended there)."""
     r = reach(s, me, h, True, held)
-    out = targets(s, r)
+    out = targets(s, r, None, actions)
     for ab in abilities_of(h):
-        out.extend(ab.conquests(s, me, h, r))
+        own = ab.conquests(s, me, h, r)
+        if actions is None:
+            out.extend(own)
+        else:
+            actions.extend(c.action for c in own)
     return out
 
 

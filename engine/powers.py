@@ -7,7 +7,7 @@ from . import errors as E
 from .ability import Conquest, Power, Reach, register_power
 from .actions import Action, Ally, Dragon, Place, Roll, trusted
 from .checks import T_OK, candidates, place_error, reach, target_code, target_error
-from .events import Allied, Event, Lifted, Placed
+from .events import Allied, EventLog, Lifted, Placed
 from .geo import Geo, Income
 from .queries import limits, n_pieces, pieces_with, pieces_without, player_name, race_regions
 from .state import (
@@ -50,7 +50,7 @@ class Berserk(Power):
     def refuse_other(self, h: Hold) -> E.RulesViolation:
         return E.NoSuchPower.refuse("only_berserk", power=h.power)
 
-    def act(self, s: GameState, me: int, h: Hold, action: Action, events: list[Event]) -> None:
+    def act(self, s: GameState, me: int, h: Hold, action: Action, events: EventLog) -> None:
         roll = s.turn.get(ROLL)
         if roll is not None:
             raise E.AlreadyUsed.refuse("already_rolled", roll=roll)
@@ -85,7 +85,7 @@ class Berserk(Power):
         if how == "conquer" and s.turn.get(ROLL) is not None:
             s.turn_w().put(ROLL, None)
 
-    def on_conquests_end(self, s: GameState, me: int, events: list[Event]) -> None:
+    def on_conquests_end(self, s: GameState, me: int, events: EventLog) -> None:
         if s.turn.get(ROLL) is not None:
             s.turn_w().put(ROLL, None)
 
@@ -96,7 +96,7 @@ _place = trusted(Place)
 
 
 def _lift(s: GameState, me: int, piece: str, spots_part: Part[tuple[int, ...]],
-          events: list[Event]) -> None:
+          events: EventLog) -> None:
     """Pick up every `piece` of the Active race, to be placed anew this turn; where they
     stood is kept in `spots_part` (one entry per piece)."""
     h = s.seats[me].active
@@ -112,7 +112,7 @@ def _lift(s: GameState, me: int, piece: str, spots_part: Part[tuple[int, ...]],
     t.put(LIFTED, t.get(LIFTED) | {piece})
     t.put(spots_part, tuple(spots))
     if spots:
-        events.append(Lifted.of(player=player_name(s, me), piece=piece, regions=spots))
+        events.add(Lifted, player=player_name(s, me), piece=piece, regions=spots)
 
 
 def _put(s: GameState, rid: int, piece: str) -> None:
@@ -148,7 +148,7 @@ class Bivouacking(Power):
             return E.PieceLimit.refuse("encampments_all", n=lim)
         return None
 
-    def place(self, s: GameState, me: int, rid: int, events: list[Event]) -> None:
+    def place(self, s: GameState, me: int, rid: int, events: EventLog) -> None:
         if "encampment" not in s.turn.get(LIFTED):
             if n_pieces(s, "encampment") >= limits()["encampment"]:
                 _lift(s, me, "encampment", CAMPS, events)
@@ -161,7 +161,7 @@ class Bivouacking(Power):
                          held: tuple[int, ...]) -> list[Action]:
         return _places(s, me, "encampment", held)
 
-    def on_turn_end(self, s: GameState, me: int, events: list[Event]) -> None:
+    def on_turn_end(self, s: GameState, me: int, events: EventLog) -> None:
         camps = s.turn.get(CAMPS)
         if not camps:
             return
@@ -176,7 +176,7 @@ class Bivouacking(Power):
             if rid in held:
                 _put(s, rid, "encampment")
                 free -= 1
-                events.append(Placed.of(player=name, piece="encampment", region=rid, auto=True))
+                events.add(Placed, player=name, piece="encampment", region=rid, auto=True)
 
     def on_pieces_lost(self, s: GameState, seat: int, pieces: tuple[str, ...]) -> None:
         camps = pieces.count("encampment")
@@ -228,7 +228,7 @@ class Diplomat(Power):
             return E.NoTarget.refuse("ally_attacked", player=target)
         return None
 
-    def act(self, s: GameState, me: int, h: Hold, action: Action, events: list[Event]) -> None:
+    def act(self, s: GameState, me: int, h: Hold, action: Action, events: EventLog) -> None:
         assert isinstance(action, Ally)
         err = self.ally_error(s, me, action.target)
         if err:
@@ -239,7 +239,7 @@ class Diplomat(Power):
         t.expanded = True
         ally = s.players.index(action.target)
         s.peace = (*(p for p in s.peace if p[0] != me), (me, ally))
-        events.append(Allied.of(player=player_name(s, me), target=action.target))
+        events.add(Allied, player=player_name(s, me), target=action.target)
 
     def redeploy_actions(self, s: GameState, me: int, h: Hold,
                          held: tuple[int, ...]) -> list[Action]:
@@ -263,7 +263,7 @@ class DragonMaster(Power):
     def refuse_other(self, h: Hold) -> E.RulesViolation:
         return E.NoSuchPower.refuse("only_dragon_masters", power=h.power)
 
-    def act(self, s: GameState, me: int, h: Hold, action: Action, events: list[Event]) -> None:
+    def act(self, s: GameState, me: int, h: Hold, action: Action, events: EventLog) -> None:
         assert isinstance(action, Dragon)
         if s.turn.get(DRAGON_USED):
             raise E.AlreadyUsed.refuse("dragon_once")
@@ -343,7 +343,7 @@ class Fortified(Power):
             return E.PieceLimit.refuse("fortresses_all", n=lim)
         return None
 
-    def place(self, s: GameState, me: int, rid: int, events: list[Event]) -> None:
+    def place(self, s: GameState, me: int, rid: int, events: EventLog) -> None:
         _put(s, rid, "fortress")
         s.turn_w().put(FORTRESS_PLACED, True)
 
@@ -374,7 +374,7 @@ class Heroic(Power):
                 return E.PieceLimit.refuse("heroes_all")
         return None
 
-    def place(self, s: GameState, me: int, rid: int, events: list[Event]) -> None:
+    def place(self, s: GameState, me: int, rid: int, events: EventLog) -> None:
         if "hero" not in s.turn.get(LIFTED):
             _lift(s, me, "hero", HEROES, events)
         _put(s, rid, "hero")
@@ -383,7 +383,7 @@ class Heroic(Power):
                          held: tuple[int, ...]) -> list[Action]:
         return _places(s, me, "hero", held)
 
-    def on_turn_end(self, s: GameState, me: int, events: list[Event]) -> None:
+    def on_turn_end(self, s: GameState, me: int, events: EventLog) -> None:
         h = s.seats[me].active
         assert h is not None
         held = race_regions(s, h.race)
@@ -399,7 +399,7 @@ class Heroic(Power):
             if rid not in on:
                 _put(s, rid, "hero")
                 on.append(rid)
-                events.append(Placed.of(player=name, piece="hero", region=rid, auto=True))
+                events.add(Placed, player=name, piece="hero", region=rid, auto=True)
 
 
 @register_power

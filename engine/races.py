@@ -9,7 +9,7 @@ from . import errors as E
 from .ability import Conquest, Race, Reach, register_race
 from .actions import Action, Enchant, trusted
 from .checks import candidates, reach, target_error
-from .events import Abandoned, Event, Reserve
+from .events import Abandoned, EventLog, Reserve
 from .geo import Geo, Income
 from .ghouls import GhoulsInDecline
 from .queries import in_tray, limits, n_pieces, pieces_with, player_name, race_regions
@@ -24,7 +24,7 @@ class Amazons(Race):
     name = "Amazons"
     reserve = 4
 
-    def on_turn_end(self, s: GameState, me: int, events: list[Event]) -> None:
+    def on_turn_end(self, s: GameState, me: int, events: EventLog) -> None:
         h = s.seats[me].active
         assert h is not None
         held = race_regions(s, h.race)
@@ -40,14 +40,14 @@ class Amazons(Race):
                 a.tokens -= 1
             else:
                 abandon_region(s, rid)
-                events.append(Abandoned.of(player=name, region=rid, forced=True))
+                events.add(Abandoned, player=name, region=rid, forced=True)
             need -= 1
             removed += 1
         hw = s.seat_w(me).active
         assert hw is not None
         hw.hand += removed
         if removed or hw.hand:
-            events.append(Reserve.of(player=name, race=h.race, tokens=hw.hand))
+            events.add(Reserve, player=name, race=h.race, tokens=hw.hand)
 
 
 def _mines(ctx: Income) -> int:
@@ -192,7 +192,7 @@ class Sorcerers(Race):
             return E.TrayEmpty.refuse("enchant_tray_empty")
         return target_error(s, rid, r if r is not None else reach(s, me, h, True))
 
-    def act(self, s: GameState, me: int, h: Hold, action: Action, events: list[Event]) -> None:
+    def act(self, s: GameState, me: int, h: Hold, action: Action, events: EventLog) -> None:
         assert isinstance(action, Enchant)
         err = self.enchant_error(s, me, action.region, h)
         if err:

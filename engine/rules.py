@@ -7,13 +7,14 @@ that race or power (engine/races.py, engine/powers.py)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import assert_never
+from collections.abc import Callable
+from typing import Any
 
 from . import errors as E
 from . import ghouls
 from .ability import PIECE_OWNERS, VERB_OWNERS, Ability, abilities_of, power_rule, race_rule
 from .actions import (
+    ACTION_TYPES,
     Abandon,
     Action,
     Ally,
@@ -44,6 +45,7 @@ from .events import (
     Abandoned,
     Deployed,
     Event,
+    EventLog,
     Moved,
     Picked,
     Placed,
@@ -51,7 +53,7 @@ from .events import (
     SurvivorsDone,
 )
 from .queries import check_region, hold_w, in_tray, pieces_with, player_name
-from .state import Combo, GameState, Hold, Pending, Stage
+from .state import CONQUEST, PICK, SURVIVORS, Combo, GameState, Hold, Pending
 from .turn import (
     abandon_region,
     close_conquests,
@@ -69,25 +71,35 @@ from .turn import (
 REVEALING = frozenset({"rolled", "drew", "reshuffled"})
 
 
-@dataclass(slots=True)
 class Step:
-    """The result of one action: the new state and what happened (typed events; each reads
-    like its JSON dict, and `event_dicts()` gives the dicts the protocol prints)."""
+    """The result of one action: the new state and what happened. `events` are the typed
+    models of engine/events.py (built on first read; each reads like its JSON dict), and
+    `event_dicts()` gives the dicts the protocol prints."""
 
-    state: GameState
-    events: list[Event] = field(default_factory=list)
+    __slots__ = ("state", "log", "_events")
+
+    def __init__(self, state: GameState, log: EventLog) -> None:
+        self.state = state
+        self.log = log
+        self._events: list[Event] | None = None
+
+    @property
+    def events(self) -> list[Event]:
+        if self._events is None:
+            self._events = self.log.models()
+        return self._events
 
     @property
     def reveals(self) -> bool:
         """True when the step rolled the die or drew from a stack (undo stops here)."""
-        return any(e.type in REVEALING for e in self.events)
+        return any(k in REVEALING for k in self.log.kinds())
 
     def event_dicts(self) -> list[dict[str, object]]:
         return [e.as_dict() for e in self.events]
 
 
-def _do_pick(s: GameState, me: int, act: Pick, events: list[Event]) -> None:
-    if s.stage is not Stage.PICK:
+def _do_pick(s: GameState, me: int, act: Pick, events: EventLog) -> None:
+    if s.stage is not PICK:
         raise E.WrongStage.refuse("already_active")
     if act.slot >= len(s.row):
         raise E.NoSuchSlot.refuse("no_such_slot", n=len(s.row), last=len(s.row) - 1)
@@ -103,15 +115,15 @@ def _do_pick(s: GameState, me: int, act: Pick, events: list[Event]) -> None:
     tokens = min(tokens, in_tray(s, chosen.race))
     seat.active = Hold(chosen.race, chosen.power, tokens)
     s.row = tuple(row)
-    events.append(Picked.of(player=seat.name, slot=act.slot, race=chosen.race,
+    events.add(Picked, player=seat.name, slot=act.slot, race=chosen.race,
                             power=chosen.power, paid=act.slot, collected=chosen.coins,
-                            tokens=tokens))
+                            tokens=tokens)
     refill(s, events)
     s.turn_w().picked = True
-    s.stage = Stage.CONQUEST
+    s.stage = CONQUEST
 
 
-def _do_abandon(s: GameState, me: int, act: Abandon, events: list[Event]) -> None:
+def _do_abandon(s: GameState, me: int, act: Abandon, events: EventLog) -> None:
     h = require_conquest(s, me)
     check_region(s, act.region)
     t = s.turn
@@ -124,14 +136,14 @@ def _do_abandon(s: GameState, me: int, act: Abandon, events: list[Event]) -> Non
     assert hw is not None
     hw.hand += n
     s.turn_w().expanded = True
-    events.append(Abandoned.of(player=player_name(s, me), region=act.region, tokens=n))
+    events.add(Abandoned, player=player_name(s, me), region=act.region, tokens=n)
 
 
 def _conquer_hold(s: GameState, me: int, decline: bool) -> Hold:
     return ghouls.conquer_hold(s, me) if decline else require_conquest(s, me)
 
 
-def _do_conquer(s: GameState, me: int, act: Conquer, events: list[Event]) -> None:
+def _do_conquer(s: GameState, me: int, act: Conquer, events: EventLog) -> None:
     decline = act.race == "decline"
     h = _conquer_hold(s, me, decline)
     rid = act.region
@@ -155,7 +167,7 @@ def _do_conquer(s: GameState, me: int, act: Conquer, events: list[Event]) -> Non
     occupy(s, me, rid, hw, not decline, cost, events, "conquer")
 
 
-def _do_reinforce(s: GameState, me: int, act: Reinforce, events: list[Event]) -> None:
+def _do_reinforce(s: GameState, me: int, act: Reinforce, events: EventLog) -> None:
     decline = act.race == "decline"
     h = _conquer_hold(s, me, decline)
     rid = act.region
@@ -184,8 +196,8 @@ def _do_reinforce(s: GameState, me: int, act: Reinforce, events: list[Event]) ->
         hw.hand = 0
         occupy(s, me, rid, hw, not decline, n, events, "reinforce")
     else:
-        events.append(ReinforceFailed.of(player=player_name(s, me), region=rid, needed=cost,
-                                         had=hw.hand, rolled=value))
+        events.add(ReinforceFailed, player=player_name(s, me), region=rid, needed=cost,
+                                         had=hw.hand, rolled=value)
     if decline:
         ghouls.redeploying(s)
     else:
@@ -203,7 +215,7 @@ def _mine(h: Hold | None, owned: str, test: str) -> Ability | None:
 
 
 def _do_verb(s: GameState, me: int, act: Roll | Enchant | Dragon | Ally,
-             events: list[Event]) -> None:
+             events: EventLog) -> None:
     """A verb of a race or power: the stage its owner names, then the owner carries it out."""
     owner = VERB_OWNERS[act.do]
     h = require_conquest(s, me) if owner.verb_stage == "conquest" else require_active(s, me)
@@ -215,7 +227,7 @@ def _do_verb(s: GameState, me: int, act: Roll | Enchant | Dragon | Ally,
 
 def _redeploy_hold(s: GameState, me: int, rid: int) -> tuple[Hold, bool]:
     """The race of yours that holds `rid` and may be redeployed now (hold, is_active)."""
-    if s.stage is Stage.PICK:
+    if s.stage is PICK:
         raise E.WrongStage.refuse("pick_first")
     check_region(s, rid)
     a = s.areas[rid]
@@ -231,7 +243,7 @@ def _redeploy_hold(s: GameState, me: int, rid: int) -> tuple[Hold, bool]:
     raise E.NotYourRegion.refuse("decline_stays", region=rid, race=a.race)
 
 
-def _deploy_survivors(s: GameState, me: int, act: Deploy, events: list[Event]) -> None:
+def _deploy_survivors(s: GameState, me: int, act: Deploy, events: EventLog) -> None:
     p = s.pending[0]
     if p.race is None:
         raise E.WrongStage.refuse("no_survivors")
@@ -244,8 +256,8 @@ def _deploy_survivors(s: GameState, me: int, act: Deploy, events: list[Event]) -
     s.area_w(act.region).tokens += act.count
     h = hold_w(s, me, p.race)
     h.survivors -= act.count
-    events.append(Deployed.of(player=player_name(s, me), region=act.region, count=act.count,
-                              survivors=True))
+    events.add(Deployed, player=player_name(s, me), region=act.region, count=act.count,
+                              survivors=True)
     left = p.tokens - act.count
     if left or p.camps:
         s.pending = (Pending(p.seat, p.race if left else None, left, p.camps), *s.pending[1:])
@@ -253,8 +265,8 @@ def _deploy_survivors(s: GameState, me: int, act: Deploy, events: list[Event]) -
         pop_pending(s, events)
 
 
-def _do_deploy(s: GameState, me: int, act: Deploy, events: list[Event]) -> None:
-    if s.stage is Stage.SURVIVORS:
+def _do_deploy(s: GameState, me: int, act: Deploy, events: EventLog) -> None:
+    if s.stage is SURVIVORS:
         _deploy_survivors(s, me, act, events)
         return
     h, active = _redeploy_hold(s, me, act.region)
@@ -267,12 +279,13 @@ def _do_deploy(s: GameState, me: int, act: Deploy, events: list[Event]) -> None:
         raise E.BadCount.refuse("hand_count", hand=hw.hand, count=act.count)
     s.area_w(act.region).tokens += act.count
     hw.hand -= act.count
-    s.turn_w().expanded = True
-    events.append(Deployed.of(player=player_name(s, me), region=act.region, count=act.count))
+    if not s.turn.expanded:
+        s.turn_w().expanded = True
+    events.add(Deployed, player=player_name(s, me), region=act.region, count=act.count)
 
 
-def _do_move(s: GameState, me: int, act: Move, events: list[Event]) -> None:
-    if s.stage is Stage.SURVIVORS:
+def _do_move(s: GameState, me: int, act: Move, events: EventLog) -> None:
+    if s.stage is SURVIVORS:
         raise E.WrongStage.refuse("survivors_deploy")
     h, active = _redeploy_hold(s, me, act.from_)
     check_region(s, act.to)
@@ -292,19 +305,19 @@ def _do_move(s: GameState, me: int, act: Move, events: list[Event]) -> None:
     tw.expanded = True
     tw.moved_from = tw.moved_from | {act.from_}
     tw.moved_to = tw.moved_to | {act.to}
-    events.append(Moved.of(player=player_name(s, me), from_=act.from_, to=act.to,
-                           count=act.count))
+    events.add(Moved, player=player_name(s, me), from_=act.from_, to=act.to,
+                           count=act.count)
 
 
-def _do_place(s: GameState, me: int, act: Place, events: list[Event]) -> None:
+def _do_place(s: GameState, me: int, act: Place, events: EventLog) -> None:
     err = place_error(s, me, act.piece, act.region)
     if err:
         raise err
-    if s.stage is Stage.SURVIVORS:
+    if s.stage is SURVIVORS:
         a = s.area_w(act.region)
         a.pieces = pieces_with(a.pieces, "encampment")
         p = s.pending[0]
-        events.append(Placed.of(player=player_name(s, me), piece=act.piece, region=act.region))
+        events.add(Placed, player=player_name(s, me), piece=act.piece, region=act.region)
         if p.camps > 1:
             s.pending = (Pending(p.seat, None, 0, p.camps - 1), *s.pending[1:])
         else:
@@ -314,10 +327,10 @@ def _do_place(s: GameState, me: int, act: Place, events: list[Event]) -> None:
     mine = _mine(s.seats[me].active, act.piece, "piece") or PIECE_OWNERS[act.piece]
     mine.place(s, me, act.region, events)
     s.turn_w().expanded = True
-    events.append(Placed.of(player=player_name(s, me), piece=act.piece, region=act.region))
+    events.add(Placed, player=player_name(s, me), piece=act.piece, region=act.region)
 
 
-def _do_decline(s: GameState, me: int, act: Decline, events: list[Event]) -> None:
+def _do_decline(s: GameState, me: int, act: Decline, events: EventLog) -> None:
     err = decline_error(s, me)
     if err:
         raise err
@@ -333,18 +346,18 @@ def _do_decline(s: GameState, me: int, act: Decline, events: list[Event]) -> Non
     finish_turn(s, me, events)
 
 
-def _do_end(s: GameState, me: int, act: End, events: list[Event]) -> None:
-    if s.stage is Stage.SURVIVORS:
+def _do_end(s: GameState, me: int, act: End, events: EventLog) -> None:
+    if s.stage is SURVIVORS:
         p = s.pending[0]
         if p.tokens:
             raise E.HandNotEmpty.refuse("place_survivors", tokens=p.tokens)
-        events.append(SurvivorsDone.of(player=player_name(s, me)))
+        events.add(SurvivorsDone, player=player_name(s, me))
         pop_pending(s, events)
         return
     err = end_checks(s, me)
     if err:
         raise err
-    if s.stage is Stage.PICK:  # nothing to pick: the turn passes (the Ghouls stood down)
+    if s.stage is PICK:  # nothing to pick: the turn passes (the Ghouls stood down)
         score_turn(s, me, events, active_bonus=False)
         finish_turn(s, me, events)
         return
@@ -355,49 +368,39 @@ def _do_end(s: GameState, me: int, act: End, events: list[Event]) -> None:
 
 def by_active_race(s: GameState, me: int, action: Action) -> bool:
     """Whether `action` is the Active race's (so the In Decline Ghouls stand down first)."""
-    if s.stage is Stage.SURVIVORS or isinstance(action, Pick):
+    do = action.do
+    if do == "pick" or s.stage is SURVIVORS:
         return False
-    if isinstance(action, Conquer | Reinforce):
-        return action.race != "decline"
-    if isinstance(action, Deploy | Move):
-        rid = action.region if isinstance(action, Deploy) else action.from_
+    if do == "conquer" or do == "reinforce":
+        return action.race != "decline"  # type: ignore[union-attr]
+    if do == "deploy" or do == "move":
+        rid = action.region if do == "deploy" else action.from_  # type: ignore[union-attr]
         h = s.seats[me].active
         return (h is not None and 0 <= rid < s.geo.n and s.areas[rid].owner == me
                 and s.areas[rid].race == h.race)
-    if isinstance(action, Decline):
+    if do == "decline":
         return s.turn.expanded or s.turn.picked
     return True
+
+
+Handler = Callable[[GameState, int, Any, EventLog], None]
+_HANDLERS: dict[str, Handler] = {
+    "pick": _do_pick, "abandon": _do_abandon, "conquer": _do_conquer,
+    "reinforce": _do_reinforce, "roll": _do_verb, "enchant": _do_verb, "dragon": _do_verb,
+    "ally": _do_verb, "decline": _do_decline, "deploy": _do_deploy, "move": _do_move,
+    "place": _do_place, "end": _do_end,
+}
+# every verb of the closed action union has its handler (checked once, at import)
+assert set(_HANDLERS) == {t.model_fields["do"].default for t in ACTION_TYPES}
 
 
 def apply(state: GameState, action: Action) -> Step:
     """Check the action against the rules, then return the new state and its events."""
     me = actor_check(state, action.player)
     s = state.fork()
-    events: list[Event] = []
+    events = EventLog()
     if by_active_race(s, me, action):
         ghouls.stand_down(s, me, events)
-    match action:
-        case Pick():
-            _do_pick(s, me, action, events)
-        case Abandon():
-            _do_abandon(s, me, action, events)
-        case Conquer():
-            _do_conquer(s, me, action, events)
-        case Reinforce():
-            _do_reinforce(s, me, action, events)
-        case Roll() | Enchant() | Dragon() | Ally():
-            _do_verb(s, me, action, events)
-        case Decline():
-            _do_decline(s, me, action, events)
-        case Deploy():
-            _do_deploy(s, me, action, events)
-        case Move():
-            _do_move(s, me, action, events)
-        case Place():
-            _do_place(s, me, action, events)
-        case End():
-            _do_end(s, me, action, events)
-        case _:
-            assert_never(action)
+    _HANDLERS[action.do](s, me, action, events)
     s.version += 1
     return Step(s.seal(), events)

@@ -7,8 +7,9 @@ from collections.abc import Iterable
 
 from . import data
 from .ability import power_rule, race_rule
+from .events import EventLog
 from .queries import OPTIONS
-from .state import Area, Combo, GameState, Hold, Seat, Stage, Turn, geo_of
+from .state import PICK, Area, Combo, GameState, Hold, Seat, Turn, geo_of
 from .turn import begin_turn
 
 
@@ -44,7 +45,7 @@ def _options(options: dict | None) -> dict:
 
 def _start(s: GameState) -> GameState:
     s._own = set()
-    begin_turn(s, s.current, [])
+    begin_turn(s, s.current, EventLog())
     return s.seal()
 
 
@@ -63,7 +64,7 @@ def new_game(board: str | data.Board, players: list[str], seed: int,
     start = data.components().start_coins
     s = GameState(
         board=b, geo=geo_of(b), players=players, seed=seed, options=_options(options),
-        rng=rng, dice=(), round=1, current=0, stage=Stage.PICK, row=row,
+        rng=rng, dice=(), round=1, current=0, stage=PICK, row=row,
         banners=tuple(banners[n:]), badges=tuple(badges[n:]), discards=(),
         seats=[Seat(p, start) for p in players],
         areas=[Area(lost_tribe="lost_tribe" in r.symbols) for r in b.regions],
@@ -331,7 +332,7 @@ def _load_scenario(spec: dict) -> GameState:
     s = GameState(
         board=b, geo=geo_of(b), players=players, seed=seed, options=_options(spec.get("options")),
         rng=rng, dice=dice, round=rnd, current=players.index(current),
-        stage=Stage.PICK, row=tuple(row), banners=tuple(banners), badges=tuple(badges),
+        stage=PICK, row=tuple(row), banners=tuple(banners), badges=tuple(badges),
         discards=tuple(discarded), seats=seats, areas=areas, turn=Turn(),
     )
     return _start(s)

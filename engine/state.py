@@ -6,7 +6,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, Generic, TypeVar, cast
+from typing import Any, Generic, TypeVar
 
 from . import data
 from .geo import Geo
@@ -20,6 +20,12 @@ class Stage(Enum):
     REDEPLOY = "redeploy"  # conquests are over: deploy, move, place, ally, end
     SURVIVORS = "survivors"  # defenders place their surviving tokens
     FINISHED = "finished"
+
+
+# the stages as plain module constants: reading an Enum member through its class costs a
+# descriptor call (~140 ns on Python 3.11), and the rules compare stages on every action
+PICK, CONQUEST, REDEPLOY, SURVIVORS, FINISHED = (
+    Stage.PICK, Stage.CONQUEST, Stage.REDEPLOY, Stage.SURVIVORS, Stage.FINISHED)
 
 
 class Hold:
@@ -181,7 +187,8 @@ class Turn:
         return t
 
     def get(self, part: Part[T]) -> T:
-        return cast(T, self.parts.get(part.name, part.default))
+        value: T = self.parts.get(part.name, part.default)
+        return value
 
     def put(self, part: Part[T], value: T) -> None:
         """Only on a writable turn (`GameState.turn_w()`)."""
@@ -239,7 +246,7 @@ class GameState:
     peace: tuple[tuple[int, int], ...] = ()  # (diplomat seat, ally seat)
     version: int = 0
     ranking: tuple[dict, ...] | None = None
-    _own: set | None = field(default=None, repr=False)
+    _own: set[str | int] | None = field(default=None, repr=False)  # what this fork copied
     _cache: dict | None = field(default=None, repr=False)  # race -> regions, while unchanged
     _base: dict | None = field(default=None, repr=False)  # the cache this fork started from
     _dirty: dict | None = field(default=None, repr=False)  # region -> race before its write
@@ -248,14 +255,14 @@ class GameState:
 
     @property
     def finished(self) -> bool:
-        return self.stage is Stage.FINISHED
+        return self.stage is FINISHED
 
     @property
     def actor(self) -> str | None:
         """The player who must act now (None when the game is over)."""
-        if self.stage is Stage.FINISHED:
+        if self.stage is FINISHED:
             return None
-        if self.stage is Stage.SURVIVORS:
+        if self.stage is SURVIVORS:
             return self.players[self.pending[0].seat]
         return self.players[self.current]
 
@@ -301,12 +308,11 @@ class GameState:
         updated for the regions that changed hands (cheaper than a full scan)."""
         base, dirty = self._base, self._dirty
         if dirty is not None and base is not None:
-            c = dict(base)
             areas = self.areas
-            for rid, old in dirty.items():
+            moved = [(rid, old) for rid, old in dirty.items() if areas[rid].race != old]
+            c = dict(base) if moved else base
+            for rid, old in moved:
                 new = areas[rid].race
-                if new == old:
-                    continue
                 if old is not None:
                     left = tuple([x for x in c[old] if x != rid])
                     if left:
@@ -321,31 +327,31 @@ class GameState:
         return self
 
     def area_w(self, rid: int) -> Area:
-        self._cache = None
-        own = self._own
-        if "areas" not in own:
+        """Region `rid`, writable (copied on the fork's first write to it)."""
+        dirty = self._dirty
+        if dirty is None:  # the fork's first area write: its own list, no cache any more
+            self._cache = None
             self.areas = list(self.areas)
-            own.add("areas")
-        key = ("a", rid)
-        if key not in own:
-            old = self.areas[rid]
-            if self._dirty is None:
-                self._dirty = {}
-            self._dirty[rid] = old.race
-            self.areas[rid] = old.copy()
-            own.add(key)
-        return self.areas[rid]
+            dirty = self._dirty = {}
+        elif rid in dirty:
+            return self.areas[rid]
+        a = self.areas[rid]
+        dirty[rid] = a.race  # the race before the write, for seal()
+        a = self.areas[rid] = a.copy()
+        return a
 
     def seat_w(self, i: int) -> Seat:
+        """Seat `i`, writable (copied on the fork's first write to it)."""
         own = self._own
+        assert own is not None
+        if i in own:  # seats are owned by index; the other keys are names
+            return self.seats[i]
         if "seats" not in own:
             self.seats = list(self.seats)
             own.add("seats")
-        key = ("s", i)
-        if key not in own:
-            self.seats[i] = self.seats[i].copy()
-            own.add(key)
-        return self.seats[i]
+        seat = self.seats[i] = self.seats[i].copy()
+        own.add(i)
+        return seat
 
     def own_turn(self) -> None:
         """A fresh `Turn` was just put in: it is this fork's to write."""

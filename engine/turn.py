@@ -15,7 +15,7 @@ from .events import (
     Declined,
     Deployed,
     Drew,
-    Event,
+    EventLog,
     GameOver,
     MustPlace,
     Reshuffled,
@@ -28,7 +28,19 @@ from .events import (
 )
 from .geo import Income
 from .queries import hold_w, in_tray, pieces_without, player_name, race_regions
-from .state import Area, Combo, GameState, Hold, Pending, Stage, Turn
+from .state import (
+    CONQUEST,
+    FINISHED,
+    PICK,
+    REDEPLOY,
+    SURVIVORS,
+    Area,
+    Combo,
+    GameState,
+    Hold,
+    Pending,
+    Turn,
+)
 
 # pieces that leave a race's regions when it goes into decline (lairs and fortresses stay)
 DECLINE_DROPS = ("hole", "hero", "dragon", "encampment")
@@ -43,14 +55,14 @@ def pending_bonus(s: GameState, me: int) -> int:
     return min(n, in_tray(s, h.race)) if n else 0
 
 
-def close_conquests(s: GameState, me: int, events: list[Event]) -> None:
+def close_conquests(s: GameState, me: int, events: EventLog) -> None:
     """Conquests end; redeployment begins: the race's bonus tokens (Skeletons) come from the
     tray, and the race's and power's `on_conquests_end` hooks run, once."""
     if s.turn.ended:
         return
     bonus = pending_bonus(s, me)
     s.turn_w().ended = True
-    s.stage = Stage.REDEPLOY
+    s.stage = REDEPLOY
     h = s.seats[me].active
     if h is None:
         return
@@ -60,21 +72,21 @@ def close_conquests(s: GameState, me: int, events: list[Event]) -> None:
         hw = s.seat_w(me).active
         assert hw is not None
         hw.hand += bonus
-        events.append(BonusTokens.of(player=player_name(s, me), race=h.race, tokens=bonus))
+        events.add(BonusTokens, player=player_name(s, me), race=h.race, tokens=bonus)
 
 
-def roll_die(s: GameState, events: list[Event], player: str, why: str) -> int:
+def roll_die(s: GameState, events: EventLog, player: str, why: str) -> int:
     if s.dice:
         value = s.dice[0]
         s.dice = s.dice[1:]
     else:
         faces = data.components().die
         value = faces[s.rng_w().randrange(len(faces))]
-    events.append(Rolled.of(player=player, value=value, for_=why))
+    events.add(Rolled, player=player, value=value, for_=why)
     return value
 
 
-def refill(s: GameState, events: list[Event]) -> None:
+def refill(s: GameState, events: EventLog) -> None:
     """Fill the row up to 6 combos from the stack tops (badge discards reshuffled)."""
     want = data.components().visible_combos
     row = list(s.row)
@@ -85,11 +97,11 @@ def refill(s: GameState, events: list[Event]) -> None:
             pile = list(s.discards)
             s.rng_w().shuffle(pile)
             s.badges, s.discards = tuple(pile), ()
-            events.append(Reshuffled.of(badges=len(pile)))
+            events.add(Reshuffled, badges=len(pile))
         race, power = s.banners[0], s.badges[0]
         s.banners, s.badges = s.banners[1:], s.badges[1:]
         row.append(Combo(race, power, 0))
-        events.append(Drew.of(race=race, power=power))
+        events.add(Drew, race=race, power=power)
     s.row = tuple(row)
 
 
@@ -97,16 +109,16 @@ def _extra_decline(h: Hold) -> bool:
     return h.power is not None and power_rule(h.power).extra_decline()
 
 
-def banner_home(s: GameState, hold: Hold, events: list[Event]) -> None:
+def banner_home(s: GameState, hold: Hold, events: EventLog) -> None:
     """A race that left the map: banner to the bottom of the stack (kept badge discarded)."""
     s.banners = (*s.banners, hold.race)
     if hold.power is not None and _extra_decline(hold):
         s.discards = (*s.discards, hold.power)
-    events.append(Vanished.of(race=hold.race))
+    events.add(Vanished, race=hold.race)
     refill(s, events)
 
 
-def vanish_decline(s: GameState, seat_i: int, race: str, events: list[Event]) -> None:
+def vanish_decline(s: GameState, seat_i: int, race: str, events: EventLog) -> None:
     """An In Decline race with no region left leaves the game (tokens to the tray)."""
     seat = s.seat_w(seat_i)
     keep = []
@@ -139,7 +151,7 @@ Losses = Callable[[GameState, int, int], int]
 
 
 def occupy(s: GameState, me: int, rid: int, hold: Hold, active: bool, n: int,
-           events: list[Event], how: str, losses: Losses | None = None) -> None:
+           events: EventLog, how: str, losses: Losses | None = None) -> None:
     """Resolve the defenders of `rid` and move `n` tokens of `hold` in. `losses(s, lost,
     tokens)` may change how many defending tokens are lost for good (Sorcerers)."""
     a = s.areas[rid]
@@ -183,8 +195,8 @@ def occupy(s: GameState, me: int, rid: int, hold: Hold, active: bool, n: int,
         extra["in_decline"] = True
     if how != "conquer":
         extra["by"] = how
-    events.append(Conquered.of(player=player_name(s, me), region=rid, race=hold.race, tokens=n,
-                               defender=defender, defender_race=d_race, lost=lost, **extra))
+    events.add(Conquered, player=player_name(s, me), region=rid, race=hold.race, tokens=n,
+                               defender=defender, defender_race=d_race, lost=lost, **extra)
 
 
 def abandon_region(s: GameState, rid: int) -> int:
@@ -196,7 +208,7 @@ def abandon_region(s: GameState, rid: int) -> int:
     return n
 
 
-def begin_turn(s: GameState, idx: int, events: list[Event]) -> None:
+def begin_turn(s: GameState, idx: int, events: EventLog) -> None:
     """Start `idx`'s turn: ready the Active troops and the In Decline Ghouls."""
     s.current = idx
     s.turn = Turn()
@@ -205,11 +217,11 @@ def begin_turn(s: GameState, idx: int, events: list[Event]) -> None:
     if s.peace:
         s.peace = tuple(p for p in s.peace if p[0] != idx)
     seat = s.seats[idx]
-    events.append(TurnStarted.of(player=player_name(s, idx), round=s.round))
+    events.add(TurnStarted, player=player_name(s, idx), round=s.round)
     if seat.active is None:
-        s.stage = Stage.PICK
+        s.stage = PICK
     else:
-        s.stage = Stage.CONQUEST
+        s.stage = CONQUEST
         h = s.seat_w(idx).active
         assert h is not None
         ready = []
@@ -223,7 +235,7 @@ def begin_turn(s: GameState, idx: int, events: list[Event]) -> None:
     ghouls.begin(s, idx)
 
 
-def next_turn(s: GameState, events: list[Event]) -> None:
+def next_turn(s: GameState, events: EventLog) -> None:
     idx = s.current + 1
     if idx >= len(s.players):
         idx = 0
@@ -231,11 +243,11 @@ def next_turn(s: GameState, events: list[Event]) -> None:
             end_game(s, events)
             return
         s.round += 1
-        events.append(RoundStarted.of(round=s.round))
+        events.add(RoundStarted, round=s.round)
     begin_turn(s, idx, events)
 
 
-def end_game(s: GameState, events: list[Event]) -> None:
+def end_game(s: GameState, events: EventLog) -> None:
     """Most coins wins; ties broken by race tokens on the board; still tied: shared."""
     on_board = [0] * len(s.players)
     for a in s.areas:
@@ -249,15 +261,15 @@ def end_game(s: GameState, events: list[Event]) -> None:
         ranking.append({"player": player_name(s, i), "total": keys[i][0], "tokens": on_board[i],
                         "rank": rank})
     s.ranking = tuple(ranking)
-    s.stage = Stage.FINISHED
+    s.stage = FINISHED
     s.pending = ()
-    events.append(GameOver.of(ranking=[dict(r) for r in ranking],
-                              winners=[r["player"] for r in ranking if r["rank"] == 1]))
+    events.add(GameOver, ranking=[dict(r) for r in ranking],
+                              winners=[r["player"] for r in ranking if r["rank"] == 1])
 
 
-def finish_turn(s: GameState, me: int, events: list[Event]) -> None:
+def finish_turn(s: GameState, me: int, events: EventLog) -> None:
     """Turn over: survivors of every attacked race wait to be placed, then the next turn."""
-    events.append(TurnEnded.of(player=player_name(s, me), round=s.round))
+    events.add(TurnEnded, player=player_name(s, me), round=s.round)
     n = len(s.players)
     pending: list[Pending] = []
     for off in range(1, n + 1):
@@ -281,24 +293,24 @@ def finish_turn(s: GameState, me: int, events: list[Event]) -> None:
                 pending.append(Pending(i, None, 0, k))
     s.pending = tuple(pending)
     if pending:
-        s.stage = Stage.SURVIVORS
+        s.stage = SURVIVORS
         for p in pending:
             name = player_name(s, p.seat)
             if p.race:
-                events.append(MustPlace.of(player=name, tokens=p.tokens, race=p.race))
+                events.add(MustPlace, player=name, tokens=p.tokens, race=p.race)
             else:
-                events.append(MustPlace.of(player=name, encampments=p.camps))
+                events.add(MustPlace, player=name, encampments=p.camps)
     else:
         next_turn(s, events)
 
 
-def pop_pending(s: GameState, events: list[Event]) -> None:
+def pop_pending(s: GameState, events: EventLog) -> None:
     s.pending = s.pending[1:]
     if not s.pending:
         next_turn(s, events)
 
 
-def score_turn(s: GameState, me: int, events: list[Event], *, active_bonus: bool) -> None:
+def score_turn(s: GameState, me: int, events: EventLog, *, active_bonus: bool) -> None:
     """1 coin per region held (Active and In Decline), plus race and power bonuses."""
     seat = s.seat_w(me)
     t = s.turn
@@ -321,10 +333,10 @@ def score_turn(s: GameState, me: int, events: list[Event], *, active_bonus: bool
         parts["decline"] += race_rule(h.race).decline_income(ctx)
     income = sum(parts.values())
     seat.coins += income
-    events.append(Scored.of(player=seat.name, income=income, coins=seat.coins, breakdown=parts))
+    events.add(Scored, player=seat.name, income=income, coins=seat.coins, breakdown=parts)
 
 
-def wrap_up(s: GameState, me: int, events: list[Event]) -> None:
+def wrap_up(s: GameState, me: int, events: EventLog) -> None:
     """End-of-turn steps before scoring: tokens left in hand are deployed, then the race's
     and the power's own end of turn (the Amazons' reserve, camps and Heroes stand)."""
     close_conquests(s, me, events)
@@ -342,12 +354,12 @@ def wrap_up(s: GameState, me: int, events: list[Event]) -> None:
             put[rid] = put.get(rid, 0) + 1
         hw.hand -= extra
         for rid, n in sorted(put.items()):
-            events.append(Deployed.of(player=player_name(s, me), region=rid, count=n, auto=True))
+            events.add(Deployed, player=player_name(s, me), region=rid, count=n, auto=True)
     for ab in abilities_of(h):
         ab.on_turn_end(s, me, events)
 
 
-def decline_race(s: GameState, me: int, events: list[Event]) -> None:
+def decline_race(s: GameState, me: int, events: EventLog) -> None:
     """Flip the Active race: one token per region stays (Ghouls keep all); older decline goes
     (a Spirit race, in decline beside another, neither goes nor makes another go)."""
     seat = s.seat_w(me)
@@ -378,7 +390,7 @@ def decline_race(s: GameState, me: int, events: list[Event]) -> None:
     new = Hold(h.race, h.power, 0, 0, h.holes_used)
     seat.active = None
     seat.declines = (*seat.declines, new)
-    events.append(Declined.of(player=seat.name, race=h.race, power=h.power))
+    events.add(Declined, player=seat.name, race=h.race, power=h.power)
     if not held:
         seat.declines = tuple(x for x in seat.declines if x is not new)
         banner_home(s, new, events)

@@ -9,7 +9,7 @@ from typing import Any, NotRequired, TypedDict
 from .events import Event, is_private
 from .powers import DRAGON_USED, ROLL
 from .queries import race_regions
-from .state import GameState, Stage
+from .state import FINISHED, GameState
 
 
 class ActiveRace(TypedDict):
@@ -135,7 +135,7 @@ def observe(s: GameState, viewer: str | None = None, *, reveal_all: bool = False
             pending.append({"player": name, "must": "place", "piece": "encampment",
                             "count": p.camps})
     t = s.turn
-    finished = s.stage is Stage.FINISHED
+    finished = s.stage is FINISHED
     return {
         "board": s.board.id,
         "version": s.version,

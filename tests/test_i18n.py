@@ -91,10 +91,11 @@ def test_every_event_kind_and_refusal_has_a_sentence(lang: str) -> None:
 
 
 def test_engine_emits_only_typed_event_kinds() -> None:
-    # the engine builds its events as the engine.events models (Model.of(...)), never dicts
+    # the engine records its events as engine.events models (events.add(Model, ...)), never
+    # as dicts
     source = "".join(p.read_text(encoding="utf-8") for p in (ROOT / "engine").glob("*.py"))
     assert not re.findall(r'"type": "(\w+)"', source)
-    built = set(re.findall(r"append\((\w+)\.of\(", source))
+    built = set(re.findall(r"events\.add\((\w+),", source))
     models = {cls.__name__ for cls in EVENT_TYPES.values()}
     assert built and built <= models, built - models
 
