@@ -38,8 +38,9 @@ def _dict(e: object) -> dict:
     return e if isinstance(e, dict) else e.as_dict()  # type: ignore[attr-defined]
 
 
-def play(board: str, n: int, seed: int, digest, old: OldRules) -> int:
+def play(board: str, n: int, seed: int, digest, left: dict[str, int]) -> int:
     rnd = random.Random(seed)
+    old = OldRules()
     s = engine.new_game(board, NAMES[:n], seed)
     steps = 0
     while not s.finished:
@@ -56,15 +57,17 @@ def play(board: str, n: int, seed: int, digest, old: OldRules) -> int:
         s = step.state
         steps += 1
     digest.update(json.dumps(engine.dump_state(s), sort_keys=True).encode())
+    for k, v in old.left.items():
+        left[k] += v
     return steps
 
 
 def worker(board: str, games: int) -> None:
     digest = hashlib.sha256()
-    old = OldRules()
-    actions = sum(play(board, BOARDS[board], seed, digest, old) for seed in range(games))
+    left = {"move": 0, "deploy": 0}
+    actions = sum(play(board, BOARDS[board], seed, digest, left) for seed in range(games))
     print(json.dumps({"engine": engine.__file__, "digest": digest.hexdigest(),
-                      "actions": actions, "left_out": old.left}))
+                      "actions": actions, "left_out": left}))
 
 
 def against(rev: str, games: int, boards: list[str]) -> int:
