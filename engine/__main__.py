@@ -8,12 +8,14 @@ from __future__ import annotations
 import itertools
 import json
 import sys
+from collections.abc import Iterable
+from typing import TextIO
 
 from . import apply, load_scenario, observe, parse_action
 from .errors import EngineError
 
 
-def run(scenario_path: str, lines, out) -> int:
+def run(scenario_path: str, lines: Iterable[str], out: TextIO) -> int:
     try:
         with open(scenario_path, encoding="utf-8-sig") as f:
             spec = json.load(f)

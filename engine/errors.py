@@ -117,7 +117,9 @@ _FORM = re.compile(r"\s*(=\d+|\w+)\s*\{")
 
 def _blocks(text: str) -> list[tuple[str, str]]:
     """Split a template into literal text and {...} arguments (braces may nest)."""
-    out, depth, start, lit = [], 0, 0, []
+    out: list[tuple[str, str]] = []
+    lit: list[str] = []
+    depth = start = 0
     for i, ch in enumerate(text):
         if ch == "{":
             if depth == 0:
@@ -149,7 +151,7 @@ def _plural_forms(body: str) -> dict[str, str]:
     return forms
 
 
-def format_english(template: str, params: dict) -> str:
+def format_english(template: str, params: dict[str, Any]) -> str:
     """Fill an English template (plural: one for exactly 1, other otherwise)."""
     out = []
     for kind, part in _blocks(template):
@@ -157,6 +159,8 @@ def format_english(template: str, params: dict) -> str:
             out.append(part)
             continue
         m = _ARG.match(part)
+        if m is None:
+            raise ValueError(f"bad argument {part!r} in {template!r}")
         name, typ, rest = m.group(1), m.group(2), m.group(3)
         value = params[name]
         if typ == "plural":

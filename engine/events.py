@@ -9,6 +9,7 @@ back into its model. `private` kinds reach only their player (public_events stri
 
 from __future__ import annotations
 
+import builtins
 from collections.abc import Iterator
 from typing import Annotated, Any, ClassVar, Literal, TypeVar
 
@@ -30,10 +31,10 @@ class Event(BaseModel):
     type: str
 
     @classmethod
-    def of(cls: type[E], **values: Any) -> E:
+    def of(cls: builtins.type[E], **values: Any) -> E:
         """The event from values the engine computed itself (no validation: fast). Only the
         fields given appear in its dict, as in the dicts the engine used to build."""
-        m = _new(cls)
+        m: E = _new(cls)
         d = _TEMPLATES[cls].copy()
         d.update(values)  # the template's order is the fields' order: it is kept
         if len(d) != len(_TEMPLATES[cls]):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable
+from typing import Any
 
 from . import data
 from .ability import power_rule, race_rule
@@ -24,17 +25,17 @@ def _board(board: str | data.Board) -> data.Board:
 def _check_players(players: Iterable[str]) -> tuple[str, ...]:
     if isinstance(players, str | bytes | dict) or not isinstance(players, Iterable):
         raise ValueError("players must be a list of player names")
-    players = tuple(players)
-    if not 2 <= len(players) <= 5:
-        raise ValueError(f"a game needs 2-5 players, got {len(players)}")
-    if len(set(players)) != len(players) or not all(isinstance(p, str) and p for p in players):
+    seated = tuple(players)
+    if not 2 <= len(seated) <= 5:
+        raise ValueError(f"a game needs 2-5 players, got {len(seated)}")
+    if len(set(seated)) != len(seated) or not all(isinstance(p, str) and p for p in seated):
         raise ValueError("player names must be distinct non-empty strings")
-    return players
+    return seated
 
 
-def _options(options: dict | None) -> dict:
+def _options(given: dict[str, Any] | None) -> dict[str, bool]:
     """Game options (RULES.md §16 alternatives); an unknown name fails."""
-    options = dict(options or {})
+    options = dict(given or {})
     for k, v in options.items():
         if k not in OPTIONS:
             raise ValueError(f"unknown option {k!r}; known: {', '.join(sorted(OPTIONS))}")
@@ -49,11 +50,11 @@ def _start(s: GameState) -> GameState:
     return s.seal()
 
 
-def new_game(board: str | data.Board, players: list[str], seed: int,
-             options: dict | None = None) -> GameState:
+def new_game(board: str | data.Board, players: Iterable[str], seed: int,
+             options: dict[str, Any] | None = None) -> GameState:
     """Shuffle banners and badges from the seed, lay out 6 combos and the Lost Tribes."""
     b = _board(board)
-    players = _check_players(players)
+    seated = _check_players(players)
     rng = random.Random(seed)
     banners = list(data.RACES)
     badges = list(data.POWERS)
@@ -63,29 +64,29 @@ def new_game(board: str | data.Board, players: list[str], seed: int,
     row = tuple(Combo(banners[i], badges[i], 0) for i in range(n))
     start = data.components().start_coins
     s = GameState(
-        board=b, geo=geo_of(b), players=players, seed=seed, options=_options(options),
+        board=b, geo=geo_of(b), players=seated, seed=seed, options=_options(options),
         rng=rng, dice=(), round=1, current=0, stage=PICK, row=row,
         banners=tuple(banners[n:]), badges=tuple(badges[n:]), discards=(),
-        seats=[Seat(p, start) for p in players],
+        seats=[Seat(p, start) for p in seated],
         areas=[Area(lost_tribe="lost_tribe" in r.symbols) for r in b.regions],
         turn=Turn(),
     )
     return _start(s)
 
 
-def _obj(v, what: str) -> dict:
+def _obj(v: Any, what: str) -> dict[str, Any]:
     if not isinstance(v, dict):
         raise ValueError(f"{what} must be a JSON object, got {v!r}")
     return v
 
 
-def _list(v, what: str) -> list:
+def _list(v: Any, what: str) -> list[Any]:
     if not isinstance(v, list):
         raise ValueError(f"{what} must be a JSON list, got {v!r}")
     return v
 
 
-def _int(v, what: str, lo: int | None = None, hi: int | None = None) -> int:
+def _int(v: Any, what: str, lo: int | None = None, hi: int | None = None) -> int:
     if isinstance(v, float) and v.is_integer():
         v = int(v)
     if isinstance(v, bool) or not isinstance(v, int):
@@ -96,18 +97,18 @@ def _int(v, what: str, lo: int | None = None, hi: int | None = None) -> int:
     return v
 
 
-def _name_of(v, what: str) -> str:
+def _name_of(v: Any, what: str) -> str:
     if not isinstance(v, str):
         raise ValueError(f"{what} must be a name (a string), got {v!r}")
     return v
 
 
-def _given(d: dict, key: str, default):
+def _given(d: dict[str, Any], key: str, default: Any) -> Any:
     v = d.get(key)
     return default if v is None else v
 
 
-def _check_spec(spec) -> None:
+def _check_spec(spec: Any) -> None:
     """Shapes and types of a scenario, with messages that name the bad field."""
     _obj(spec, "a scenario")
     if "map" in spec:
@@ -169,7 +170,7 @@ def _check_spec(spec) -> None:
             _name_of(r["race"], f"region {key} race")
 
 
-def load_scenario(spec: dict) -> GameState:
+def load_scenario(spec: dict[str, Any]) -> GameState:
     """Build the position a scenario describes (DESIGN.md), at the start of `current`'s turn.
 
     A malformed scenario raises ValueError with a sentence naming the bad field.
@@ -181,7 +182,7 @@ def load_scenario(spec: dict) -> GameState:
         raise ValueError(f"malformed scenario: {type(exc).__name__} {exc}") from None
 
 
-def _load_scenario(spec: dict) -> GameState:
+def _load_scenario(spec: dict[str, Any]) -> GameState:
     b = data.board_from_reference(spec["map"]) if "map" in spec else _board(spec["board"])
     players = _check_players(spec["players"])
     seed = spec.get("seed")

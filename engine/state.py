@@ -44,7 +44,7 @@ class Hold:
     def copy(self) -> Hold:
         return Hold(self.race, self.power, self.hand, self.survivors, self.holes_used)
 
-    def key(self) -> tuple:
+    def key(self) -> tuple[Any, ...]:
         return (self.race, self.power, self.hand, self.survivors, self.holes_used)
 
 
@@ -68,7 +68,7 @@ class Seat:
             tuple(h.copy() for h in self.declines),
         )
 
-    def key(self) -> tuple:
+    def key(self) -> tuple[Any, ...]:
         return (self.name, self.coins, self.active.key() if self.active else None,
                 tuple(h.key() for h in self.declines))
 
@@ -92,7 +92,7 @@ class Area:
         return Area(self.owner, self.race, self.tokens, self.decline, self.lost_tribe,
                     self.pieces)
 
-    def key(self) -> tuple:
+    def key(self) -> tuple[Any, ...]:
         return (self.owner, self.race, self.tokens, self.decline, self.lost_tribe, self.pieces)
 
     def clear(self) -> None:
@@ -217,7 +217,7 @@ class Combo:
     power: str
     coins: int = 0
 
-    def key(self) -> tuple:
+    def key(self) -> tuple[Any, ...]:
         return (self.race, self.power, self.coins)
 
 
@@ -229,7 +229,7 @@ class GameState:
     geo: Geo
     players: tuple[str, ...]
     seed: int
-    options: dict
+    options: dict[str, bool]
     rng: random.Random
     dice: tuple[int, ...]
     round: int
@@ -245,11 +245,11 @@ class GameState:
     pending: tuple[Pending, ...] = ()
     peace: tuple[tuple[int, int], ...] = ()  # (diplomat seat, ally seat)
     version: int = 0
-    ranking: tuple[dict, ...] | None = None
+    ranking: tuple[dict[str, Any], ...] | None = None
     _own: set[str | int] | None = field(default=None, repr=False)  # what this fork copied
-    _cache: dict | None = field(default=None, repr=False)  # race -> regions, while unchanged
-    _base: dict | None = field(default=None, repr=False)  # the cache this fork started from
-    _dirty: dict | None = field(default=None, repr=False)  # region -> race before its write
+    _cache: dict[str, tuple[int, ...]] | None = field(default=None, repr=False)  # race -> regions, while unchanged
+    _base: dict[str, tuple[int, ...]] | None = field(default=None, repr=False)  # the cache this fork started from
+    _dirty: dict[int, str | None] | None = field(default=None, repr=False)  # region -> race before its write
 
     # ------------------------------------------------------------ public properties
 
@@ -359,22 +359,26 @@ class GameState:
         self._own.add("turn")
 
     def turn_w(self) -> Turn:
-        if "turn" not in self._own:
+        own = self._own
+        assert own is not None
+        if "turn" not in own:
             self.turn = self.turn.copy()
-            self._own.add("turn")
+            own.add("turn")
         return self.turn
 
     def rng_w(self) -> random.Random:
-        if "rng" not in self._own:
+        own = self._own
+        assert own is not None
+        if "rng" not in own:
             r = random.Random()
             r.setstate(self.rng.getstate())
             self.rng = r
-            self._own.add("rng")
+            own.add("rng")
         return self.rng
 
     # ------------------------------------------------------------ equality
 
-    def key(self) -> tuple:
+    def key(self) -> tuple[Any, ...]:
         return (
             self.board, self.players, self.seed, tuple(sorted(self.options.items())),
             self.rng.getstate(), self.dice, self.round, self.current, self.stage,
@@ -395,7 +399,7 @@ class GameState:
 # ---------------------------------------------------------------- dump / load
 
 
-def dump_state(s: GameState) -> dict:
+def dump_state(s: GameState) -> dict[str, Any]:
     """The whole state as JSON-able data (coins and stack order included)."""
     version, internal, gauss = s.rng.getstate()
     board = s.board.id if _is_official(s.board) else s.board.model_dump(mode="json")
@@ -472,7 +476,7 @@ def _is_official(board: data.Board) -> bool:
     return board.id in data.BOARD_IDS and data.board(board.id) == board
 
 
-def load_state(d: dict) -> GameState:
+def load_state(d: dict[str, Any]) -> GameState:
     """Rebuild a state from `dump_state` output."""
     b = d["board"]
     board = data.board(b) if isinstance(b, str) else data.Board.model_validate(b)
@@ -481,8 +485,11 @@ def load_state(d: dict) -> GameState:
     rng.setstate((v, tuple(internal), gauss))
     turn = _load_turn(d["turn"])
 
-    def hold(k: list | None) -> Hold | None:
+    def hold(k: list[Any] | None) -> Hold | None:
         return None if k is None else Hold(*k)
+
+    def decline(k: list[Any]) -> Hold:
+        return Hold(*k)
 
     return GameState(
         board=board,
@@ -500,7 +507,7 @@ def load_state(d: dict) -> GameState:
         badges=tuple(d["badges"]),
         discards=tuple(d["discards"]),
         seats=[
-            Seat(x["name"], x["coins"], hold(x["active"]), tuple(hold(h) for h in x["declines"]))
+            Seat(x["name"], x["coins"], hold(x["active"]), tuple(decline(h) for h in x["declines"]))
             for x in d["seats"]
         ],
         areas=[Area(a[0], a[1], a[2], a[3], a[4], tuple(a[5])) for a in d["areas"]],
