@@ -3,15 +3,16 @@
 A rule break carries data, not only a sentence: a stable `code` (the kind of break), a
 `key` (which sentence) and named `params` (the numbers and names in it), so that any
 language can word it. `MESSAGES` holds the English sentences; `message` is one of them
-filled in. The template syntax is the i18n catalogs' (a small ICU subset):
+filled in. The template syntax is the i18n catalogs' (a small ICU subset, parsed by i18n/icu.py):
 `{name}`, `{n, plural, one {# token} other {# tokens}}`, and `{x, race|power|piece}` for
 a race, power or piece id that each language names in its own words.
 """
 
 from __future__ import annotations
 
-import re
 from typing import Any, Self
+
+from i18n.icu import compiled
 
 # key -> English sentence. Each catalog has `refusal.<key>` with the same placeholders.
 MESSAGES: dict[str, str] = {
@@ -111,61 +112,18 @@ MESSAGES: dict[str, str] = {
 PIECE_NAMES = {"hole": "Hole-in-the-Ground", "hero": "Hero", "dragon": "Dragon",
                "fortress": "fortress", "encampment": "encampment", "troll_lair": "Troll Lair"}
 
-_ARG = re.compile(r"\{(\w+)(?:,\s*(\w+)\s*(?:,\s*(.*))?)?\}\Z", re.S)
-_FORM = re.compile(r"\s*(=\d+|\w+)\s*\{")
-
-
-def _blocks(text: str) -> list[tuple[str, str]]:
-    """Split a template into literal text and {...} arguments (braces may nest)."""
-    out: list[tuple[str, str]] = []
-    lit: list[str] = []
-    depth = start = 0
-    for i, ch in enumerate(text):
-        if ch == "{":
-            if depth == 0:
-                out.append(("text", "".join(lit)))
-                lit, start = [], i
-            depth += 1
-        elif ch == "}" and depth:
-            depth -= 1
-            if depth == 0:
-                out.append(("arg", text[start:i + 1]))
-        elif depth == 0:
-            lit.append(ch)
-    out.append(("text", "".join(lit)))
-    return [b for b in out if b[1]]
-
-
-def _plural_forms(body: str) -> dict[str, str]:
-    forms, i = {}, 0
-    while i < len(body):
-        m = _FORM.match(body, i)
-        if not m:
-            break
-        depth, j = 1, m.end()
-        while depth:
-            depth += {"{": 1, "}": -1}.get(body[j], 0)
-            j += 1
-        forms[m.group(1)] = body[m.end():j - 1]
-        i = j
-    return forms
-
-
 def format_english(template: str, params: dict[str, Any]) -> str:
-    """Fill an English template (plural: one for exactly 1, other otherwise)."""
-    out = []
-    for kind, part in _blocks(template):
+    """Fill an English template (plural: one for exactly 1, other otherwise). The template
+    is parsed by i18n.icu, the catalogs' own parser."""
+    out: list[str] = []
+    for kind, arg, typ, forms in compiled(template):
         if kind == "text":
-            out.append(part)
+            out.append(arg)
             continue
-        m = _ARG.match(part)
-        if m is None:
-            raise ValueError(f"bad argument {part!r} in {template!r}")
-        name, typ, rest = m.group(1), m.group(2), m.group(3)
-        value = params[name]
+        value = params[arg]
         if typ == "plural":
-            forms = _plural_forms(rest)
-            form = forms.get(f"={value}") or forms["one" if value == 1 else "other"]
+            by = dict(forms)
+            form = by.get(f"={value}") or by["one" if value == 1 else "other"]
             out.append(format_english(form.replace("#", str(value)), params))
         elif typ == "piece":
             out.append(PIECE_NAMES.get(value, str(value)))
