@@ -12,6 +12,7 @@ engine module needs an edit (tests/engine/test_custom_power.py plays one).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import ClassVar, NamedTuple, TypeVar
 
 from . import data
@@ -102,18 +103,18 @@ class Ability:
 
     # ------------------------------------------------------------ what legal_actions lists
 
-    def before_conquests(self, s: GameState, me: int, h: Hold) -> list[Action]:
+    def before_conquests(self, s: GameState, me: int, h: Hold) -> Sequence[Action]:
         """Actions listed before the conquests (the Berserk roll)."""
-        return []
+        return ()
 
-    def conquests(self, s: GameState, me: int, h: Hold, r: Reach) -> list[Conquest]:
+    def conquests(self, s: GameState, me: int, h: Hold, r: Reach) -> Sequence[Conquest]:
         """Conquests by this ability's own verbs (enchant, dragon)."""
-        return []
+        return ()
 
     def redeploy_actions(self, s: GameState, me: int, h: Hold,
-                         held: tuple[int, ...]) -> list[Action]:
+                         held: tuple[int, ...]) -> Sequence[Action]:
         """Actions of the redeployment (place a piece, choose an ally)."""
-        return []
+        return ()
 
     # ------------------------------------------------------------ the turn
 

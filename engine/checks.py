@@ -38,15 +38,27 @@ def reach(s: GameState, me: int, hold: Hold, active: bool,
         held = race_regions(s, hold.race)
     race = race_rule(hold.race)
     power = power_rule(hold.power) if active and hold.power else None
-    peace = frozenset(d for d, ally in s.peace if ally == me) if active else frozenset()
+    peace = (frozenset(d for d, ally in s.peace if ally == me) if active and s.peace
+             else _NO_PEACE)
     geo = s.geo
-    r = Reach(me, hold, active, held, race, power, peace,
-              _base_costs(geo, power if active else None),
-              active and type(race).cost_reduction is not Race.cost_reduction)
+    r = Reach(me, hold, active, held, race, power, peace, _base_costs(geo, power),
+              active and _cuts(race))
     race.reach(geo, r)
     if power is not None:
         power.reach(geo, r)
     return r
+
+
+_NO_PEACE: frozenset[int] = frozenset()
+_CUTS: dict[Race, bool] = {}
+
+
+def _cuts(race: Race) -> bool:
+    """Whether the race overrides `cost_reduction` (else it is not asked, per region)."""
+    got = _CUTS.get(race)
+    if got is None:
+        got = _CUTS[race] = type(race).cost_reduction is not Race.cost_reduction
+    return got
 
 
 def candidates(s: GameState, r: Reach) -> list[int]:
@@ -110,7 +122,7 @@ def cost_at(s: GameState, rid: int, r: Reach) -> int:
 def _base_costs(geo: Geo, power: Power | None) -> tuple[int, ...]:
     """Per region: 2, +1 on a mountain, less the power's reduction (which depends on the
     region alone): the part of the cost that never changes in a game."""
-    key = (id(geo), power.name if power is not None else None)
+    key = (id(geo), power)
     got = _BASE.get(key)
     if got is None or got[0] is not geo:
         base = tuple(2 + (1 if geo.mountain[rid] else 0)
@@ -120,7 +132,7 @@ def _base_costs(geo: Geo, power: Power | None) -> tuple[int, ...]:
     return got[1]
 
 
-_BASE: dict[tuple[int, str | None], tuple[Geo, tuple[int, ...]]] = {}
+_BASE: dict[tuple[int, Power | None], tuple[Geo, tuple[int, ...]]] = {}
 
 
 def conquest_cost(s: GameState, me: int, rid: int, hold: Hold, active: bool,

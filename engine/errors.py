@@ -151,10 +151,15 @@ class EngineError(Exception):
 
     @classmethod
     def refuse(cls, key: str, **params: Any) -> Self:
-        """The error for the sentence `key` of MESSAGES, filled with `params`."""
+        """The error for the sentence `key` of MESSAGES, filled with `params` (built without
+        __init__: the checks behind legal_actions make thousands that are never raised)."""
         if key not in MESSAGES:
             raise KeyError(f"no message {key!r}")
-        return cls(key=key, params=params)
+        e = cls.__new__(cls)
+        e._message = None
+        e.key = key
+        e.params = params
+        return e
 
     @property
     def message(self) -> str:

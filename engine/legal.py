@@ -76,7 +76,7 @@ def legal_actions(s: GameState) -> list[Action]:
     assert h is not None
     t = s.turn
     held = race_regions(s, h.race)
-    abilities = tuple(abilities_of(h))
+    abilities = abilities_of(h)
     if stage is CONQUEST and not t.ended:
         power = power_rule(h.power) if h.power else None
         if not t.n_conquests and not (power is not None and power.conquering_begun(t)):

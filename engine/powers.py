@@ -3,6 +3,8 @@ hooks of engine/ability.py. Numbers (badge tokens) come from data/."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from . import errors as E
 from .ability import Conquest, Power, Reach, register_power
 from .actions import Action, Ally, Dragon, Place, Roll, trusted
@@ -61,8 +63,8 @@ class Berserk(Power):
         t.put(ROLL, value)
         t.expanded = True
 
-    def before_conquests(self, s: GameState, me: int, h: Hold) -> list[Action]:
-        return [_roll(player=s.players[me])] if s.turn.get(ROLL) is None else []
+    def before_conquests(self, s: GameState, me: int, h: Hold) -> Sequence[Action]:
+        return (_roll(player=s.players[me]),) if s.turn.get(ROLL) is None else ()
 
     def adjust_cost(self, t: Turn, cost: int) -> int:
         roll = t.get(ROLL)
@@ -158,7 +160,7 @@ class Bivouacking(Power):
         _put(s, rid, "encampment")
 
     def redeploy_actions(self, s: GameState, me: int, h: Hold,
-                         held: tuple[int, ...]) -> list[Action]:
+                         held: tuple[int, ...]) -> Sequence[Action]:
         return _places(s, me, "encampment", held)
 
     def on_turn_end(self, s: GameState, me: int, events: EventLog) -> None:
@@ -242,7 +244,7 @@ class Diplomat(Power):
         events.add(Allied, player=player_name(s, me), target=action.target)
 
     def redeploy_actions(self, s: GameState, me: int, h: Hold,
-                         held: tuple[int, ...]) -> list[Action]:
+                         held: tuple[int, ...]) -> Sequence[Action]:
         name = s.players[me]
         return [_ally(player=name, target=other) for other in s.players
                 if self.ally_error(s, me, other) is None]
@@ -285,9 +287,9 @@ class DragonMaster(Power):
         occupy(s, me, action.region, hw, True, 1, events, "dragon")
         _put(s, action.region, "dragon")
 
-    def conquests(self, s: GameState, me: int, h: Hold, r: Reach) -> list[Conquest]:
+    def conquests(self, s: GameState, me: int, h: Hold, r: Reach) -> Sequence[Conquest]:
         if s.turn.get(DRAGON_USED):
-            return []
+            return ()
         name = s.players[me]
         return [Conquest(_dragon(player=name, region=rid), rid, 1)
                 for rid in candidates(s, r) if target_code(s, rid, r) == T_OK]
@@ -348,7 +350,7 @@ class Fortified(Power):
         s.turn_w().put(FORTRESS_PLACED, True)
 
     def redeploy_actions(self, s: GameState, me: int, h: Hold,
-                         held: tuple[int, ...]) -> list[Action]:
+                         held: tuple[int, ...]) -> Sequence[Action]:
         return _places(s, me, "fortress", held)
 
 
@@ -380,7 +382,7 @@ class Heroic(Power):
         _put(s, rid, "hero")
 
     def redeploy_actions(self, s: GameState, me: int, h: Hold,
-                         held: tuple[int, ...]) -> list[Action]:
+                         held: tuple[int, ...]) -> Sequence[Action]:
         return _places(s, me, "hero", held)
 
     def on_turn_end(self, s: GameState, me: int, events: EventLog) -> None:

@@ -3,6 +3,7 @@ engine/ability.py. Numbers (banner tokens, box counts) come from data/."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import ClassVar
 
 from . import errors as E
@@ -205,7 +206,7 @@ class Sorcerers(Race):
         assert hw is not None
         occupy(s, me, action.region, hw, True, 1, events, "enchant", _converted)
 
-    def conquests(self, s: GameState, me: int, h: Hold, r: Reach) -> list[Conquest]:
+    def conquests(self, s: GameState, me: int, h: Hold, r: Reach) -> Sequence[Conquest]:
         name = s.players[me]
         return [Conquest(_enchant(player=name, region=rid), rid, 0)
                 for rid in candidates(s, r) if self.enchant_error(s, me, rid, h, r) is None]
