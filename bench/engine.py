@@ -12,7 +12,8 @@ this, ...), K alternations per board; the table gives each engine's median game 
 its runs and the ratio REV / this (above 1: this checkout is faster). The machine's speed
 drifts, so only the ratio, measured in the same run, means anything. The games are the
 same move for move: the choice is kept to what the rules before issue 18 allowed
-(bench/_same_games.py), and a game's time is the time spent in legal_actions and apply.
+(bench/_same_games.py), and a game's time is the CPU time spent in new_game, legal_actions
+and apply (the thread's own, so that waiting for a busy core does not count).
 """
 
 from __future__ import annotations
@@ -70,9 +71,11 @@ def main(games: int = 200) -> None:
 
 
 def same_game(board: str, n: int, seed: int) -> tuple[float, int]:
-    """A seeded random game under the old rules' choice; the engine's time and its actions."""
+    """A seeded random game under the old rules' choice; the engine's time and its actions.
+    The time is this thread's CPU time in new_game, legal_actions and apply: on a machine
+    shared with other jobs, wall time also counts the waits for a core."""
     rnd = random.Random(seed)
-    clock = time.perf_counter
+    clock = time.thread_time
     old = OldRules()
     spent = 0.0
     steps = 0
