@@ -287,19 +287,32 @@ def place_error(s: GameState, me: int, piece: str, rid: int) -> E.RulesViolation
     return mine.place_error(s, me, rid)
 
 
-def decline_error(s: GameState, me: int) -> E.RulesViolation | None:
+def decline_refusal(s: GameState, me: int) -> str | None:
+    """The key of the refusal a `decline` would meet now (None: the player may decline);
+    `decline_error` is the refusal itself (legal_actions needs only the yes or no)."""
     if s.stage is PICK:
-        return E.WrongStage.refuse("nothing_to_decline")
+        return "nothing_to_decline"
     if s.stage is SURVIVORS:
-        return E.WrongStage.refuse("survivors_only")
+        return "survivors_only"
     h = s.seats[me].active
     if h is None:
-        return E.NoActiveRace.refuse("no_active_race")
+        return "no_active_race"
     t = s.turn
     if not t.expanded and not t.picked:
         return None
     if h.power is not None and power_rule(h.power).declines_after_expanding():
-        return end_checks(s, me)
-    if t.picked:
-        return E.CannotDecline.refuse("decline_picked")
-    return E.CannotDecline.refuse("decline_expanded")
+        err = end_checks(s, me)
+        return None if err is None else err.key
+    return "decline_picked" if t.picked else "decline_expanded"
+
+
+_DECLINE_REFUSALS: dict[str, type[E.RulesViolation]] = {
+    "nothing_to_decline": E.WrongStage, "survivors_only": E.WrongStage,
+    "no_active_race": E.NoActiveRace, "pick_first": E.WrongStage,
+    "decline_picked": E.CannotDecline, "decline_expanded": E.CannotDecline,
+}
+
+
+def decline_error(s: GameState, me: int) -> E.RulesViolation | None:
+    key = decline_refusal(s, me)
+    return None if key is None else _DECLINE_REFUSALS[key].refuse(key)

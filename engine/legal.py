@@ -19,7 +19,7 @@ from .actions import (
     Place,
     trusted,
 )
-from .checks import decline_error, end_checks, place_error, reach, targets
+from .checks import decline_refusal, end_checks, place_error, reach, targets
 from .events import EventLog
 from .queries import race_regions
 from .state import CONQUEST, FINISHED, PICK, SURVIVORS, GameState, Hold
@@ -63,7 +63,7 @@ def legal_actions(s: GameState) -> list[Action]:
             return [_end(player=name)]
         return [_pick(player=name, slot=i) for i in range(len(s.row)) if i <= seat.coins]
     out: list[Action] = []
-    if decline_error(s, me) is None:
+    if decline_refusal(s, me) is None:
         out.append(_decline(player=name))
     g = ghouls.acting(s, me)
     if g is not None:

@@ -399,7 +399,7 @@ def apply(state: GameState, action: Action) -> Step:
     me = actor_check(state, action.player)
     s = state.fork()
     events = EventLog()
-    if by_active_race(s, me, action):
+    if ghouls.phase(s) is not ghouls.G_DONE and by_active_race(s, me, action):
         ghouls.stand_down(s, me, events)
     _HANDLERS[action.do](s, me, action, events)
     s.version += 1
