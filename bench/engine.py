@@ -71,14 +71,15 @@ def main(games: int = 200) -> None:
               f"{statistics.fmean(per) * 1e6:>9.1f} µs")
 
 
-def same_game(board: str, n: int, seed: int) -> tuple[float, int]:
+def same_game(board: str, n: int, seed: int, read_events: bool = False) -> tuple[float, int]:
     """A seeded random game under the old rules' choice; the engine's time and its actions.
 
     The game is played once to record its positions and actions, then the engine's own
     work is timed on the record in one stretch: new_game, then legal_actions and apply at
     every step. The time is the thread's CPU time (on a machine shared with other jobs,
     wall time also counts the waits for a core), read once per game (reading it costs
-    ~0.75 us, as much as a tenth of a step)."""
+    ~0.75 us, as much as a tenth of a step). With `read_events` each step's events are read
+    too (this engine builds its event models when they are first read; a playout does not)."""
     rnd = random.Random(seed)
     old = OldRules()
     names = NAMES[:n]
@@ -93,27 +94,34 @@ def same_game(board: str, n: int, seed: int) -> tuple[float, int]:
     legal, apply_ = engine.legal_actions, engine.apply
     t0 = time.thread_time()
     engine.new_game(board, names, seed)
-    for s, action in record:
-        legal(s)
-        apply_(s, action)
+    if read_events:
+        for s, action in record:
+            legal(s)
+            apply_(s, action).events  # noqa: B018 (the read is what is timed)
+    else:
+        for s, action in record:
+            legal(s)
+            apply_(s, action)
     return time.thread_time() - t0, len(record)
 
 
-def worker(board: str, games: int) -> None:
+def worker(board: str, games: int, read_events: bool) -> None:
     """One child's share: the engine time of each of `games` seeded games, as JSON."""
     n = BOARDS[board]
     for seed in range(5):
-        same_game(board, n, 10_000 + seed)
-    got = [same_game(board, n, seed) for seed in range(games)]
+        same_game(board, n, 10_000 + seed, read_events)
+    got = [same_game(board, n, seed, read_events) for seed in range(games)]
     print(json.dumps({"engine": engine.__file__, "times": [t for t, _ in got],
                       "actions": sum(k for _, k in got)}))
 
 
-def against(rev: str, games: int, alternations: int, boards: list[str]) -> None:
+def against(rev: str, games: int, alternations: int, boards: list[str],
+            read_events: bool) -> None:
     with worktree(rev) as other:
         here = engine_root()
         print(f"this: {here} (engine {engine.__file__})\nREV:  {rev} in {other}")
-        print(f"{games} seeded games per process, {alternations} alternations per board\n")
+        print(f"{games} seeded games per process, {alternations} alternations per board"
+              + (", every step's events read" if read_events else "") + "\n")
         print(f"{'board':<12} {'actions':>8} {'this (median)':>14} {'REV (median)':>14} "
               f"{'REV / this':>11} {'per alternation':>20}")
         for board in boards:
@@ -127,7 +135,9 @@ def against(rev: str, games: int, alternations: int, boards: list[str]) -> None:
                     order.reverse()
                 got = {}
                 for root, into in order:
-                    out = run_worker("engine.py", root, ["--board", board, "--games", str(games)])
+                    args = ["--board", board, "--games", str(games)]
+                    out = run_worker("engine.py", root,
+                                     args + (["--read-events"] if read_events else []))
                     into.extend(out["times"])
                     actions.add(out["actions"])
                     got[root] = statistics.median(out["times"])
@@ -146,6 +156,8 @@ if __name__ == "__main__":
     ap.add_argument("--games", dest="games_opt", type=int, default=None)
     ap.add_argument("--against", metavar="REV", help="compare with the engine at REV")
     ap.add_argument("--alternations", type=int, default=3)
+    ap.add_argument("--read-events", action="store_true",
+                    help="with --against: read every step's events too")
     ap.add_argument("--boards", nargs="+", choices=list(BOARDS), default=list(BOARDS))
     ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--root", help=argparse.SUPPRESS)
@@ -153,8 +165,8 @@ if __name__ == "__main__":
     ns = ap.parse_args()
     count = ns.games_opt if ns.games_opt is not None else ns.games
     if ns.worker:
-        worker(ns.board, count or 100)
+        worker(ns.board, count or 100, ns.read_events)
     elif ns.against:
-        against(ns.against, count or 100, ns.alternations, ns.boards)
+        against(ns.against, count or 100, ns.alternations, ns.boards, ns.read_events)
     else:
         main(count or 200)
