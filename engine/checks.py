@@ -73,6 +73,9 @@ def candidates(s: GameState, r: Reach) -> list[int]:
     return sorted(out)
 
 
+_IMMUNE = frozenset(IMMUNE_PIECES)
+_DEFENCE = frozenset(DEFENCE_PIECES)
+
 T_OK, T_UNKNOWN, T_MINE, T_WATER, T_IMMUNE, T_PEACE, T_ENTRY, T_ADJ = range(8)
 
 
@@ -88,7 +91,7 @@ def target_code(s: GameState, rid: int, r: Reach) -> int:
         return T_WATER
     owner = a.owner
     if owner >= 0 and owner != r.me:
-        if a.pieces and any(p in IMMUNE_PIECES for p in a.pieces):
+        if a.pieces and not _IMMUNE.isdisjoint(a.pieces):
             return T_IMMUNE
         if owner in r.peace and not a.decline:
             return T_PEACE
@@ -111,7 +114,7 @@ def cost_at(s: GameState, rid: int, r: Reach) -> int:
     if a.lost_tribe:
         cost += 1
     if a.pieces:
-        cost += sum(1 for p in a.pieces if p in DEFENCE_PIECES)
+        cost += sum(map(_DEFENCE.__contains__, a.pieces))
     if a.owner == r.me and a.decline and not s.options.get("own_decline_counts", True):
         cost -= a.tokens
     if r.race_cut:

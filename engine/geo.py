@@ -44,7 +44,7 @@ class Geo:
         )
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Income:
     """What a scoring hook may look at: the race's regions and this turn's conquests."""
 

@@ -245,6 +245,8 @@ class Diplomat(Power):
 
     def redeploy_actions(self, s: GameState, me: int, h: Hold,
                          held: tuple[int, ...]) -> Sequence[Action]:
+        if s.turn.get(ALLIED):  # once per turn: no target is left (ally_error says why)
+            return ()
         name = s.players[me]
         return [_ally(player=name, target=other) for other in s.players
                 if self.ally_error(s, me, other) is None]
@@ -351,6 +353,8 @@ class Fortified(Power):
 
     def redeploy_actions(self, s: GameState, me: int, h: Hold,
                          held: tuple[int, ...]) -> Sequence[Action]:
+        if s.turn.get(FORTRESS_PLACED):  # once per turn: no region is left (place_error)
+            return ()
         return _places(s, me, "fortress", held)
 
 
