@@ -285,10 +285,9 @@ def conquest_step(c: Ctx) -> engine.Action | None:
     if not options:
         return None
     h = s.seats[c.me].active
-    t = s.turn
     ghoul = [o for o in options if o.in_decline]
     if ghoul:  # In Decline Ghouls first: the Active race acting ends them
-        g = next(x for x in s.seats[c.me].declines if x.race == "Ghouls")
+        g = next(x for x in s.seats[c.me].declines if race_rule(x.race).in_decline is not None)
         best = _best_conquest(c, ghoul, False, g.race, g.power)
         if best is not None:
             return best
@@ -299,7 +298,7 @@ def conquest_step(c: Ctx) -> engine.Action | None:
     if enchants:  # free: the token comes from the tray
         return max(enchants, key=lambda o: (conquest_value(c, o.region, True, h.race, h.power),
                                             -o.region)).action
-    if power_rule(h.power).berserk and t.roll is None:
+    if power_rule(h.power).before_conquests(s, c.me, h):  # a Berserk roll is due
         if any(o.action.do == "conquer" for o in act):
             return engine.Roll(player=c.name)
         return None
@@ -411,7 +410,7 @@ def redeploy_step(c: Ctx) -> engine.Action:
     a = piece_step(c, h, held)
     if a is not None:
         return a
-    if (s.stage is Stage.REDEPLOY or t.expanded) and power_rule(h.power).stout \
+    if (s.stage is Stage.REDEPLOY or t.expanded) and power_rule(h.power).declines_after_expanding() \
             and not c.last_turn and stout_decline(c, h, held):
         return engine.Decline(player=c.name)
     return engine.End(player=c.name)
@@ -420,7 +419,7 @@ def redeploy_step(c: Ctx) -> engine.Action:
 def piece_step(c: Ctx, h, held: list[int]) -> engine.Action | None:
     s = c.s
     power = power_rule(h.power)
-    if not (power.fortifies or power.bivouacs or power.heroic or power.diplomat) or c.last_turn:
+    if (power.piece is None and "ally" not in power.verbs) or c.last_turn:
         return None
     legal = [a for a in engine.legal_actions(s) if a.do in ("place", "ally")]
     if not legal:
@@ -430,11 +429,11 @@ def piece_step(c: Ctx, h, held: list[int]) -> engine.Action | None:
             return c.rng.choice(legal)
         return None
     w = {r: threat(s, c.me, r, h.race) for r in held}
-    if power.fortifies:
+    if power.piece == "fortress":
         places = [a for a in legal if a.do == "place"]
         if places:
             return max(places, key=lambda a: (w[a.region], -a.region))
-    if power.heroic:
+    if power.piece == "hero":
         want = sorted(held, key=lambda r: (-w[r], r))[:2]
         have = sorted(r for r in held if "hero" in s.areas[r].pieces)
         missing = [r for r in want if r not in have]
@@ -442,7 +441,7 @@ def piece_step(c: Ctx, h, held: list[int]) -> engine.Action | None:
             for a in legal:
                 if a.do == "place" and a.region == missing[0]:
                     return a
-    if power.bivouacs:
+    if power.piece == "encampment":
         mine = sum(s.areas[r].pieces.count("encampment") for r in held)
         on_map = sum(a.pieces.count("encampment") for a in s.areas)
         if mine < 5 and on_map < 5:
@@ -451,7 +450,7 @@ def piece_step(c: Ctx, h, held: list[int]) -> engine.Action | None:
                 return max(places, key=lambda a: (
                     w[a.region] / (1 + s.areas[a.region].pieces.count("encampment")),
                     -a.region))
-    if power.diplomat:
+    if "ally" in power.verbs:
         allies = [a for a in legal if a.do == "ally"]
         if allies:
             def danger(name: str) -> float:

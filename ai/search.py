@@ -74,7 +74,7 @@ def candidates(c: Ctx, base: engine.Action) -> list[engine.Action]:
             out += [o.action for o in sure[:3]]
     elif s.stage is Stage.REDEPLOY and base.do in ("end", "decline") and "stout" in SEARCH_KINDS:
         h = s.seats[c.me].active
-        if h is not None and engine.power_rule(h.power).stout and not c.last_turn:
+        if h is not None and engine.power_rule(h.power).declines_after_expanding() and not c.last_turn:
             out += [engine.End(player=c.name), engine.Decline(player=c.name)]
     uniq: list[engine.Action] = []
     for a in out:

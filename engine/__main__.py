@@ -8,12 +8,14 @@ from __future__ import annotations
 import itertools
 import json
 import sys
+from collections.abc import Iterable
+from typing import TextIO
 
 from . import apply, load_scenario, observe, parse_action
 from .errors import EngineError
 
 
-def run(scenario_path: str, lines, out) -> int:
+def run(scenario_path: str, lines: Iterable[str], out: TextIO) -> int:
     try:
         with open(scenario_path, encoding="utf-8-sig") as f:
             spec = json.load(f)
@@ -42,7 +44,7 @@ def run(scenario_path: str, lines, out) -> int:
             reply = {"ok": False, "error": {"code": "internal_error", "message": repr(exc)}}
         else:
             state = step.state
-            reply = {"ok": True, "events": step.events}
+            reply = {"ok": True, "events": step.event_dicts()}
         out.write(json.dumps(reply) + "\n")
     out.write(json.dumps({"observation": observe(state, None, reveal_all=True)}) + "\n")
     out.flush()

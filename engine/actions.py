@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from functools import lru_cache
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import (
     BaseModel,
@@ -150,16 +151,19 @@ Action = Annotated[
 ]
 ACTION_TYPES = (Pick, Abandon, Conquer, Reinforce, Roll, Decline, Deploy, Move, Enchant,
                 Dragon, Place, Ally, End)
-_ADAPTER: TypeAdapter = TypeAdapter(Action)
+_ADAPTER: TypeAdapter[Action] = TypeAdapter(Action)
 
 
-def trusted(cls: type[_Action]):
+A = TypeVar("A", bound=_Action)
+
+
+def trusted(cls: type[A]) -> Callable[..., A]:
     """A fast constructor for actions the engine itself built (no validation)."""
     defaults = {name: f.default for name, f in cls.model_fields.items() if not f.is_required()}
     new = cls.__new__
     setattr_ = object.__setattr__
 
-    def make(**values: Any) -> _Action:
+    def make(**values: Any) -> A:
         m = new(cls)
         d = dict(defaults)
         d.update(values)
@@ -173,7 +177,7 @@ def trusted(cls: type[_Action]):
     return lru_cache(maxsize=1 << 16)(make)
 
 
-def parse_action(obj: dict | str | bytes) -> Action:
+def parse_action(obj: dict[str, Any] | str | bytes) -> Action:
     """Read one protocol line (JSON text or a dict); malformed input raises InvalidAction."""
     if isinstance(obj, bytes | str):
         try:

@@ -5,90 +5,151 @@ actions these checks let through, and `rules.py` raises what they return."""
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from . import errors as E
-from .abilities import power_rule, race_rule
+from .ability import (
+    PIECE_OWNERS,
+    Conquest,
+    Power,
+    Race,
+    Reach,
+    abilities_of,
+    power_rule,
+    race_rule,
+)
+from .actions import Action, Conquer, Reinforce, trusted
+from .geo import Geo
 from .queries import (
     DEFENCE_PIECES,
     IMMUNE_PIECES,
-    in_tray,
-    limits,
-    n_pieces,
     player_name,
     race_regions,
 )
-from .state import GameState, Hold, Stage
+from .state import CONQUEST, FINISHED, PICK, SURVIVORS, GameState, Hold
+
+__all__ = ["Conquest", "Reach"]
 
 
-def conquest_cost(s: GameState, me: int, rid: int, hold: Hold, active: bool,
-                  held: frozenset[int] | None = None) -> int:
-    """Tokens needed: 2 + markers + Lost Tribe + defending tokens, minus reductions, min 1."""
-    a = s.areas[rid]
-    cost = 2 + a.tokens + (1 if a.lost_tribe else 0) + (1 if s.geo.mountain[rid] else 0)
-    if a.pieces:
-        cost += sum(1 for p in a.pieces if p in DEFENCE_PIECES)
-    if a.owner == me and a.decline and not s.options.get("own_decline_counts", True):
-        cost -= a.tokens
-    if active:
-        race = race_rule(hold.race)
-        if race.reduces_cost:
-            if held is None:
-                held = frozenset(race_regions(s, hold.race))
-            cost -= race.cost_reduction(s.geo, held, rid)
-        power = power_rule(hold.power)
-        if power.reduces_cost:
-            cost -= power.cost_reduction(s.geo, rid)
-    return cost if cost > 1 else 1
+def reach(s: GameState, me: int, hold: Hold, active: bool,
+          held: tuple[int, ...] | None = None) -> Reach:
+    """Where `hold` (the Active race, or an In Decline one that conquers) may attack now."""
+    if held is None:
+        held = race_regions(s, hold.race)
+    race = race_rule(hold.race)
+    power = power_rule(hold.power) if active and hold.power else None
+    peace = (frozenset(d for d, ally in s.peace if ally == me) if active and s.peace
+             else _NO_PEACE)
+    geo = s.geo
+    r = Reach(me, hold, active, held, race, power, peace, _base_costs(geo, power),
+              active and _cuts(race))
+    race.reach(geo, r)
+    if power is not None:
+        power.reach(geo, r)
+    return r
 
+
+_NO_PEACE: frozenset[int] = frozenset()
+_CUTS: dict[Race, bool] = {}
+
+
+def _cuts(race: Race) -> bool:
+    """Whether the race overrides `cost_reduction` (else it is not asked, per region)."""
+    got = _CUTS.get(race)
+    if got is None:
+        got = _CUTS[race] = type(race).cost_reduction is not Race.cost_reduction
+    return got
+
+
+def candidates(s: GameState, r: Reach) -> list[int]:
+    """Regions worth checking as targets, in id order (a superset of the legal ones)."""
+    held = r.held
+    if not held or r.anywhere:
+        return list(range(s.geo.n))
+    nbrs = s.geo.nbrs
+    out: set[int] = set(r.links)
+    for x in held:
+        out |= nbrs[x]
+    return sorted(out)
+
+
+_IMMUNE = frozenset(IMMUNE_PIECES)
+_DEFENCE = frozenset(DEFENCE_PIECES)
 
 T_OK, T_UNKNOWN, T_MINE, T_WATER, T_IMMUNE, T_PEACE, T_ENTRY, T_ADJ = range(8)
 
 
-def target_code(s: GameState, me: int, rid: int, hold: Hold, active: bool,
-                 held: tuple[int, ...] | None = None) -> int:
-    """T_OK when `hold` may attack region `rid`, else the reason (T_* constants)."""
+def target_code(s: GameState, rid: int, r: Reach) -> int:
+    """T_OK when the race of `r` may attack region `rid`, else the reason (T_* constants)."""
     geo = s.geo
     if not 0 <= rid < geo.n:
         return T_UNKNOWN
     a = s.areas[rid]
-    race = hold.race
-    if a.race == race:
+    if a.race == r.hold.race:
         return T_MINE
-    power = power_rule(hold.power) if active and hold.power else None
-    if geo.water[rid] and not (power is not None and power.seafaring):
+    if geo.water[rid] and not r.sea:
         return T_WATER
-    if a.owner >= 0 and a.owner != me:
-        if a.pieces and any(p in IMMUNE_PIECES for p in a.pieces):
+    owner = a.owner
+    if owner >= 0 and owner != r.me:
+        if a.pieces and not _IMMUNE.isdisjoint(a.pieces):
             return T_IMMUNE
-        if active and not a.decline and s.peace:
-            for diplomat, ally in s.peace:
-                if diplomat == a.owner and ally == me:
-                    return T_PEACE
-    if held is None:
-        held = race_regions(s, race)
-    if not held:
-        if race_rule(race).enters_anywhere or (power is not None and power.flies) or geo.entry[rid]:
+        if owner in r.peace and not a.decline:
+            return T_PEACE
+    if not r.held:
+        if r.enter_anywhere or r.anywhere or geo.entry[rid]:
             return T_OK
         return T_ENTRY
-    if power is not None and power.flies:
+    if r.anywhere or rid in r.links:
         return T_OK
-    nb = geo.nbrs[rid]
-    for h in held:
-        if h in nb:
-            return T_OK
-    if power is not None and power.underworld and geo.cavern[rid] and any(
-        geo.cavern[h] for h in held
-    ):
-        return T_OK
-    return T_ADJ
+    if r.held_set.isdisjoint(geo.nbrs[rid]):
+        return T_ADJ
+    return T_OK
 
 
-def target_error(s: GameState, me: int, rid: int, hold: Hold, active: bool,
-                  held: tuple[int, ...] | None = None) -> E.RulesViolation | None:
-    """Why region `rid` cannot be attacked by `hold` (None when it can)."""
-    code = target_code(s, me, rid, hold, active, held)
+def cost_at(s: GameState, rid: int, r: Reach) -> int:
+    """Tokens the race of `r` needs for region `rid`: 2 + markers + Lost Tribe + defending
+    tokens, minus the race's and power's reductions, minimum 1 (before a Berserk roll)."""
+    a = s.areas[rid]
+    cost = r.base[rid] + a.tokens
+    if a.lost_tribe:
+        cost += 1
+    if a.pieces:
+        cost += sum(map(_DEFENCE.__contains__, a.pieces))
+    if a.owner == r.me and a.decline and not s.options.get("own_decline_counts", True):
+        cost -= a.tokens
+    if r.race_cut:
+        cost -= r.race.cost_reduction(s.geo, r.held_set, rid)
+    return cost if cost > 1 else 1
+
+
+def _base_costs(geo: Geo, power: Power | None) -> tuple[int, ...]:
+    """Per region: 2, +1 on a mountain, less the power's reduction (which depends on the
+    region alone): the part of the cost that never changes in a game."""
+    key = (id(geo), power)
+    got = _BASE.get(key)
+    if got is None or got[0] is not geo:
+        base = tuple(2 + (1 if geo.mountain[rid] else 0)
+                     - (power.cost_reduction(geo, rid) if power is not None else 0)
+                     for rid in range(geo.n))
+        got = _BASE[key] = (geo, base)
+    return got[1]
+
+
+_BASE: dict[tuple[int, Power | None], tuple[Geo, tuple[int, ...]]] = {}
+
+
+def conquest_cost(s: GameState, me: int, rid: int, hold: Hold, active: bool,
+                  held: tuple[int, ...] | None = None) -> int:
+    """Tokens needed: 2 + markers + Lost Tribe + defending tokens, minus reductions, min 1."""
+    return cost_at(s, rid, reach(s, me, hold, active, held))
+
+
+def target_error(s: GameState, rid: int, r: Reach) -> E.RulesViolation | None:
+    """Why region `rid` cannot be attacked by the race of `r` (None when it can)."""
+    code = target_code(s, rid, r)
     if code == T_OK:
         return None
-    race = hold.race
+    race = r.hold.race
     if code == T_UNKNOWN:
         return E.UnknownRegion.refuse("unknown_region", region=rid, last=s.geo.n - 1)
     a = s.areas[rid]
@@ -100,42 +161,81 @@ def target_error(s: GameState, me: int, rid: int, hold: Hold, active: bool,
         what = next(p for p in a.pieces if p in IMMUNE_PIECES)
         return E.Immune.refuse("immune", region=rid, piece=what)
     if code == T_PEACE:
-        return E.AtPeace.refuse("at_peace", player=player_name(s, a.owner), race=a.race, region=rid)
+        return E.AtPeace.refuse("at_peace", player=player_name(s, a.owner), race=a.race,
+                                region=rid)
     if code == T_ENTRY:
         return E.NotEntry.refuse("not_entry", region=rid, race=race)
     return E.NotAdjacent.refuse("not_adjacent", region=rid, race=race)
 
 
-def target_candidates(s: GameState, hold: Hold, active: bool, held: list[int]) -> list[int]:
-    """Regions worth checking as targets (a superset of the legal ones)."""
-    power = power_rule(hold.power) if active and hold.power else None
-    if not held or (power is not None and power.flies):
-        return list(range(s.geo.n))
-    out: set[int] = set()
-    for h in held:
-        out |= s.geo.nbrs[h]
-    if power is not None and power.underworld and any(s.geo.cavern[h] for h in held):
-        out |= s.geo.caverns
-    return sorted(out)
+def targets(s: GameState, r: Reach, decline_field: str | None = None,
+            actions: list[Action] | None = None) -> list[Conquest]:
+    """Every conquest (`conquer`) and final die attempt (`reinforce`) the race of `r` may
+    make now, with its cost: `target_code` and `cost_at` over the candidate regions. With
+    `actions`, only the actions are appended there (legal_actions needs no costs)."""
+    out: list[Conquest] = []
+    name = s.players[r.me]
+    hand = r.hold.hand
+    power = r.power
+    t = s.turn
+    decline = not r.active
+    with_die = power is None or power.reinforce_error() is None
+    for rid in candidates(s, r):
+        if target_code(s, rid, r) != T_OK:
+            continue
+        cost = cost_at(s, rid, r)
+        if power is not None:
+            cost = power.adjust_cost(t, cost)
+        if cost <= hand:
+            a = conquer_at(name, rid, decline_field)
+            if actions is None:
+                out.append(Conquest(a, rid, cost, 0, decline))
+            else:
+                actions.append(a)
+        elif with_die and cost - hand <= 3:
+            a = reinforce_at(name, rid, decline_field)
+            if actions is None:
+                out.append(Conquest(a, rid, cost, cost - hand, decline))
+            else:
+                actions.append(a)
+    return out
+
+
+@lru_cache(maxsize=1 << 14)
+def conquer_at(name: str, region: int, race: str | None) -> Action:
+    return _conquer(player=name, region=region, race=race)
+
+
+@lru_cache(maxsize=1 << 14)
+def reinforce_at(name: str, region: int, race: str | None) -> Action:
+    return _reinforce(player=name, region=region, race=race)
+
+
+_conquer = trusted(Conquer)
+_reinforce = trusted(Reinforce)
 
 
 def actor_check(s: GameState, player: str) -> int:
-    if s.stage is Stage.FINISHED:
+    stage = s.stage
+    if stage is not SURVIVORS and stage is not FINISHED \
+            and s.players[s.current] == player:
+        return s.current
+    if s.stage is FINISHED:
         raise E.GameOver.refuse("game_over")
     if player not in s.players:
         raise E.UnknownPlayer.refuse("unknown_player", player=player)
     actor = s.actor
     if player != actor:
-        if s.stage is Stage.SURVIVORS:
+        if s.stage is SURVIVORS:
             raise E.NotYourTurn.refuse("survivors_first", actor=actor)
         raise E.NotYourTurn.refuse("not_your_turn", actor=actor, player=player)
     return s.players.index(player)
 
 
 def require_active(s: GameState, me: int) -> Hold:
-    if s.stage is Stage.PICK:
+    if s.stage is PICK:
         raise E.WrongStage.refuse("pick_first")
-    if s.stage is Stage.SURVIVORS:
+    if s.stage is SURVIVORS:
         raise E.WrongStage.refuse("survivors_only")
     h = s.seats[me].active
     if h is None:
@@ -145,14 +245,14 @@ def require_active(s: GameState, me: int) -> Hold:
 
 def require_conquest(s: GameState, me: int) -> Hold:
     h = require_active(s, me)
-    if s.stage is not Stage.CONQUEST or s.turn.ended:
+    if s.stage is not CONQUEST or s.turn.ended:
         raise E.ConquestsOver.refuse("conquests_over")
     return h
 
 
 def end_checks(s: GameState, me: int) -> E.RulesViolation | None:
     """Why the current player may not end the turn now (None when they may)."""
-    if s.stage is Stage.PICK:
+    if s.stage is PICK:
         if not s.row:  # every banner is in play: nothing to pick, the turn passes
             return None
         return E.WrongStage.refuse("pick_first")
@@ -162,33 +262,11 @@ def end_checks(s: GameState, me: int) -> E.RulesViolation | None:
     return None
 
 
-def enchant_error(s: GameState, me: int, rid: int, h: Hold) -> E.RulesViolation | None:
-    if not race_rule(h.race).converts:
-        return E.NoSuchPower.refuse("only_sorcerers", race=h.race)
-    if h.hand < 1:
-        return E.NoTokens.refuse("enchant_no_tokens")
-    if not 0 <= rid < s.geo.n:
-        return E.UnknownRegion.refuse("unknown_region", region=rid, last=s.geo.n - 1)
-    a = s.areas[rid]
-    if a.owner < 0 or a.owner == me or a.decline or a.tokens == 0:
-        return E.NoTarget.refuse("enchant_no_enemy", region=rid)
-    if a.tokens != 1:
-        return E.NoTarget.refuse("enchant_not_lone", region=rid, tokens=a.tokens)
-    if "encampment" in a.pieces:
-        return E.NoTarget.refuse("enchant_encampment", region=rid)
-    if a.owner in s.turn.enchanted:
-        return E.AlreadyUsed.refuse("enchant_once", player=player_name(s, a.owner))
-    if in_tray(s, h.race) < 1:
-        return E.TrayEmpty.refuse("enchant_tray_empty")
-    return target_error(s, me, rid, h, True)
-
-
 def place_error(s: GameState, me: int, piece: str, rid: int) -> E.RulesViolation | None:
     if not 0 <= rid < s.geo.n:
         return E.UnknownRegion.refuse("unknown_region", region=rid, last=s.geo.n - 1)
     a = s.areas[rid]
-    lim = limits()
-    if s.stage is Stage.SURVIVORS:
+    if s.stage is SURVIVORS:
         p = s.pending[0]
         if piece != "encampment" or p.camps == 0 or p.race is not None:
             return E.WrongStage.refuse("camps_only")
@@ -196,67 +274,48 @@ def place_error(s: GameState, me: int, piece: str, rid: int) -> E.RulesViolation
         if h is None or a.race != h.race:
             return E.NotYourRegion.refuse("active_region", region=rid)
         return None
-    if s.stage is Stage.PICK:
+    if s.stage is PICK:
         return E.WrongStage.refuse("pick_first")
     h = s.seats[me].active
     if h is None:
         return E.NoActiveRace.refuse("no_active_race")
-    power = power_rule(h.power)
     if a.race != h.race:
         return E.NotYourRegion.refuse("not_your_race_region", race=h.race, region=rid)
-    if piece == "fortress":
-        if not power.fortifies:
-            return E.NoSuchPower.refuse("only_fortified")
-        if s.turn.fortress_placed:
-            return E.AlreadyUsed.refuse("fortress_once")
-        if "fortress" in a.pieces:
-            return E.PieceLimit.refuse("fortress_there", region=rid)
-        if n_pieces(s, "fortress") >= lim["fortress"]:
-            return E.PieceLimit.refuse("fortresses_all", n=lim["fortress"])
-    elif piece == "encampment":
-        if not power.bivouacs:
-            return E.NoSuchPower.refuse("only_bivouacking")
-        if "encampment" in s.turn.lifted and n_pieces(s, "encampment") >= lim["encampment"]:
-            return E.PieceLimit.refuse("encampments_all", n=lim["encampment"])
-    elif piece == "hero":
-        if not power.heroic:
-            return E.NoSuchPower.refuse("only_heroic")
-        if "hero" in s.turn.lifted:
-            if "hero" in a.pieces:
-                return E.PieceLimit.refuse("hero_there", region=rid)
-            if n_pieces(s, "hero") >= lim["hero"]:
-                return E.PieceLimit.refuse("heroes_all")
-    else:
+    owner = PIECE_OWNERS.get(piece)
+    if owner is None:
         return E.NoSuchPower.refuse("lairs_automatic")
-    return None
+    mine = next((ab for ab in abilities_of(h) if ab.piece == piece), None)
+    if mine is None:
+        return owner.refuse_other(h)
+    return mine.place_error(s, me, rid)
 
 
-def ally_error(s: GameState, me: int, target: str) -> E.RulesViolation | None:
-    h = s.seats[me].active
-    if h is None or not power_rule(h.power).diplomat:
-        return E.NoSuchPower.refuse("only_diplomats")
-    if target not in s.players or target == s.players[me]:
-        return E.UnknownPlayer.refuse("not_an_opponent", player=target)
-    if s.turn.allied:
-        return E.AlreadyUsed.refuse("ally_once")
-    if s.players.index(target) in s.turn.attacked:
-        return E.NoTarget.refuse("ally_attacked", player=target)
-    return None
-
-
-def decline_error(s: GameState, me: int) -> E.RulesViolation | None:
-    if s.stage is Stage.PICK:
-        return E.WrongStage.refuse("nothing_to_decline")
-    if s.stage is Stage.SURVIVORS:
-        return E.WrongStage.refuse("survivors_only")
+def decline_refusal(s: GameState, me: int) -> str | None:
+    """The key of the refusal a `decline` would meet now (None: the player may decline);
+    `decline_error` is the refusal itself (legal_actions needs only the yes or no)."""
+    if s.stage is PICK:
+        return "nothing_to_decline"
+    if s.stage is SURVIVORS:
+        return "survivors_only"
     h = s.seats[me].active
     if h is None:
-        return E.NoActiveRace.refuse("no_active_race")
+        return "no_active_race"
     t = s.turn
     if not t.expanded and not t.picked:
         return None
-    if power_rule(h.power).stout:
-        return end_checks(s, me)
-    if t.picked:
-        return E.CannotDecline.refuse("decline_picked")
-    return E.CannotDecline.refuse("decline_expanded")
+    if h.power is not None and power_rule(h.power).declines_after_expanding():
+        err = end_checks(s, me)
+        return None if err is None else err.key
+    return "decline_picked" if t.picked else "decline_expanded"
+
+
+_DECLINE_REFUSALS: dict[str, type[E.RulesViolation]] = {
+    "nothing_to_decline": E.WrongStage, "survivors_only": E.WrongStage,
+    "no_active_race": E.NoActiveRace, "pick_first": E.WrongStage,
+    "decline_picked": E.CannotDecline, "decline_expanded": E.CannotDecline,
+}
+
+
+def decline_error(s: GameState, me: int) -> E.RulesViolation | None:
+    key = decline_refusal(s, me)
+    return None if key is None else _DECLINE_REFUSALS[key].refuse(key)

@@ -7,7 +7,7 @@ import json
 import os
 from functools import cache
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
@@ -117,8 +117,8 @@ class Components(_Frozen):
         return v
 
 
-def _read(name: str) -> dict:
-    data = json.loads((DATA_DIR / name).read_text(encoding="utf-8"))
+def _read(name: str) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((DATA_DIR / name).read_text(encoding="utf-8"))
     data.pop("_doc", None)
     return data
 
@@ -155,7 +155,7 @@ def board(board_id: str) -> Board:
     return Board.model_validate(_read(f"boards/{board_id}.json"))
 
 
-def board_from_reference(spec: dict) -> Board:
+def board_from_reference(spec: dict[str, Any]) -> Board:
     """Build a Board from a map in the reference/maps format (a scenario's inline "map")."""
     regions = [
         {

@@ -3,14 +3,16 @@
 A rule break carries data, not only a sentence: a stable `code` (the kind of break), a
 `key` (which sentence) and named `params` (the numbers and names in it), so that any
 language can word it. `MESSAGES` holds the English sentences; `message` is one of them
-filled in. The template syntax is the i18n catalogs' (a small ICU subset):
+filled in. The template syntax is the i18n catalogs' (a small ICU subset, parsed by i18n/icu.py):
 `{name}`, `{n, plural, one {# token} other {# tokens}}`, and `{x, race|power|piece}` for
 a race, power or piece id that each language names in its own words.
 """
 
 from __future__ import annotations
 
-import re
+from typing import Any, Self
+
+from i18n.icu import compiled
 
 # key -> English sentence. Each catalog has `refusal.<key>` with the same placeholders.
 MESSAGES: dict[str, str] = {
@@ -77,10 +79,6 @@ MESSAGES: dict[str, str] = {
     "move_target": "Region {region} is not another region of your {race, race}.",
     "move_count": "Region {region} has {tokens} tokens and must keep 1; you can move at most "
                   "{most}.",
-    "move_took": "Region {region} already took tokens by a move this turn: a region either "
-                 "gives or takes by move, not both.",
-    "move_gave": "Region {region} already gave tokens by a move this turn: a region either "
-                 "gives or takes by move, not both.",
     "camps_only": "Only your displaced encampments may be placed now.",
     "active_region": "Your Active race does not hold region {region}.",
     "only_fortified": "Only Fortified races build fortresses.",
@@ -114,57 +112,18 @@ MESSAGES: dict[str, str] = {
 PIECE_NAMES = {"hole": "Hole-in-the-Ground", "hero": "Hero", "dragon": "Dragon",
                "fortress": "fortress", "encampment": "encampment", "troll_lair": "Troll Lair"}
 
-_ARG = re.compile(r"\{(\w+)(?:,\s*(\w+)\s*(?:,\s*(.*))?)?\}\Z", re.S)
-_FORM = re.compile(r"\s*(=\d+|\w+)\s*\{")
-
-
-def _blocks(text: str) -> list[tuple[str, str]]:
-    """Split a template into literal text and {...} arguments (braces may nest)."""
-    out, depth, start, lit = [], 0, 0, []
-    for i, ch in enumerate(text):
-        if ch == "{":
-            if depth == 0:
-                out.append(("text", "".join(lit)))
-                lit, start = [], i
-            depth += 1
-        elif ch == "}" and depth:
-            depth -= 1
-            if depth == 0:
-                out.append(("arg", text[start:i + 1]))
-        elif depth == 0:
-            lit.append(ch)
-    out.append(("text", "".join(lit)))
-    return [b for b in out if b[1]]
-
-
-def _plural_forms(body: str) -> dict[str, str]:
-    forms, i = {}, 0
-    while i < len(body):
-        m = _FORM.match(body, i)
-        if not m:
-            break
-        depth, j = 1, m.end()
-        while depth:
-            depth += {"{": 1, "}": -1}.get(body[j], 0)
-            j += 1
-        forms[m.group(1)] = body[m.end():j - 1]
-        i = j
-    return forms
-
-
-def format_english(template: str, params: dict) -> str:
-    """Fill an English template (plural: one for exactly 1, other otherwise)."""
-    out = []
-    for kind, part in _blocks(template):
+def format_english(template: str, params: dict[str, Any]) -> str:
+    """Fill an English template (plural: one for exactly 1, other otherwise). The template
+    is parsed by i18n.icu, the catalogs' own parser."""
+    out: list[str] = []
+    for kind, arg, typ, forms in compiled(template):
         if kind == "text":
-            out.append(part)
+            out.append(arg)
             continue
-        m = _ARG.match(part)
-        name, typ, rest = m.group(1), m.group(2), m.group(3)
-        value = params[name]
+        value = params[arg]
         if typ == "plural":
-            forms = _plural_forms(rest)
-            form = forms.get(f"={value}") or forms["one" if value == 1 else "other"]
+            by = dict(forms)
+            form = by.get(f"={value}") or by["one" if value == 1 else "other"]
             out.append(format_english(form.replace("#", str(value)), params))
         elif typ == "piece":
             out.append(PIECE_NAMES.get(value, str(value)))
@@ -174,26 +133,56 @@ def format_english(template: str, params: dict) -> str:
 
 
 class EngineError(Exception):
-    """Base of every error the engine raises on purpose; carries a stable code and a sentence."""
+    """Base of every error the engine raises on purpose; carries a stable code and a sentence.
+
+    A refusal is data (`key`, `params`); its English `message` is filled in only when read,
+    so the checks that `legal_actions` runs by the thousand cost no formatting."""
 
     code = "engine_error"
 
-    def __init__(self, message: str, code: str | None = None, *, key: str | None = None,
-                 params: dict | None = None) -> None:
-        super().__init__(message)
-        self.message = message
+    def __init__(self, message: str | None = None, code: str | None = None, *,
+                 key: str | None = None, params: dict[str, Any] | None = None) -> None:
+        super().__init__(*(() if message is None else (message,)))
+        self._message = message
         if code is not None:
             self.code = code
         self.key = key or self.code
         self.params = dict(params or {})
 
     @classmethod
-    def refuse(cls, key: str, **params: object) -> EngineError:
-        """The error for the sentence `key` of MESSAGES, filled with `params`."""
-        return cls(format_english(MESSAGES[key], params), key=key, params=params)
+    def refuse(cls, key: str, **params: Any) -> Self:
+        """The error for the sentence `key` of MESSAGES, filled with `params` (built without
+        __init__: the checks behind legal_actions make thousands that are never raised)."""
+        if key not in MESSAGES:
+            raise KeyError(f"no message {key!r}")
+        e = cls.__new__(cls)
+        e._message = None
+        e.key = key
+        e.params = params
+        return e
 
-    def as_dict(self) -> dict:
+    @property
+    def message(self) -> str:
+        if self._message is None:
+            self._message = format_english(MESSAGES[self.key], self.params)
+        return self._message
+
+    def __str__(self) -> str:
+        return self.message
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.message!r})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_rebuild, (type(self), self.message, self.code, self.key, self.params))
+
+    def as_dict(self) -> dict[str, str]:
         return {"code": self.code, "message": self.message}
+
+
+def _rebuild(cls: type[EngineError], message: str, code: str, key: str,
+             params: dict[str, Any]) -> EngineError:
+    return cls(message, code, key=key, params=params)
 
 
 class InvalidAction(EngineError, ValueError):
@@ -235,7 +224,6 @@ NoActiveRace = _violation("NoActiveRace", "no_active_race", "You have no Active 
 CannotDecline = _violation("CannotDecline", "cannot_decline", "Decline is a whole turn, taken instead of expanding.")
 HandNotEmpty = _violation("HandNotEmpty", "hand_not_empty", "Tokens in hand must be deployed before the turn ends.")
 BadCount = _violation("BadCount", "bad_count", "The number of tokens does not fit.")
-MoveChain = _violation("MoveChain", "move_chain", "Tokens move once per turn: from a region that gave to one that takes.")
 NotEligible = _violation("NotEligible", "not_eligible", "The reinforcement die needs a shortfall of 1 to 3 tokens.")
 TrayEmpty = _violation("TrayEmpty", "tray_empty", "The tray has no token of that race left.")
 PieceLimit = _violation("PieceLimit", "piece_limit", "The box holds no more of that piece.")

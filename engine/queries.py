@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from . import data
 from . import errors as E
-from .abilities import race_rule
+from .ability import race_rule
 from .state import GameState, Hold
 
 OPTIONS: dict[str, bool] = {
@@ -73,13 +73,6 @@ def in_tray(s: GameState, race: str) -> int:
             if h is not None and h.race == race:
                 used += h.hand + h.survivors
     return race_rule(race).box - used
-
-
-def ghoul_hold(s: GameState, me: int) -> Hold | None:
-    for h in s.seats[me].declines:
-        if race_rule(h.race).conquers_in_decline:
-            return h
-    return None
 
 
 def hold_of(s: GameState, me: int, race: str) -> Hold | None:

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable
+from typing import Any
 
 from . import data
-from .abilities import power_rule, race_rule
+from .ability import power_rule, race_rule
+from .events import EventLog
 from .queries import OPTIONS
-from .state import Area, Combo, GameState, Hold, Seat, Stage, Turn, geo_of
+from .state import PICK, Area, Combo, GameState, Hold, Seat, Turn, geo_of
 from .turn import begin_turn
 
 
@@ -23,17 +25,17 @@ def _board(board: str | data.Board) -> data.Board:
 def _check_players(players: Iterable[str]) -> tuple[str, ...]:
     if isinstance(players, str | bytes | dict) or not isinstance(players, Iterable):
         raise ValueError("players must be a list of player names")
-    players = tuple(players)
-    if not 2 <= len(players) <= 5:
-        raise ValueError(f"a game needs 2-5 players, got {len(players)}")
-    if len(set(players)) != len(players) or not all(isinstance(p, str) and p for p in players):
+    seated = tuple(players)
+    if not 2 <= len(seated) <= 5:
+        raise ValueError(f"a game needs 2-5 players, got {len(seated)}")
+    if len(set(seated)) != len(seated) or not all(isinstance(p, str) and p for p in seated):
         raise ValueError("player names must be distinct non-empty strings")
-    return players
+    return seated
 
 
-def _options(options: dict | None) -> dict:
+def _options(given: dict[str, Any] | None) -> dict[str, bool]:
     """Game options (RULES.md §16 alternatives); an unknown name fails."""
-    options = dict(options or {})
+    options = dict(given or {})
     for k, v in options.items():
         if k not in OPTIONS:
             raise ValueError(f"unknown option {k!r}; known: {', '.join(sorted(OPTIONS))}")
@@ -44,15 +46,15 @@ def _options(options: dict | None) -> dict:
 
 def _start(s: GameState) -> GameState:
     s._own = set()
-    begin_turn(s, s.current, [])
+    begin_turn(s, s.current, EventLog())
     return s.seal()
 
 
-def new_game(board: str | data.Board, players: list[str], seed: int,
-             options: dict | None = None) -> GameState:
+def new_game(board: str | data.Board, players: Iterable[str], seed: int,
+             options: dict[str, Any] | None = None) -> GameState:
     """Shuffle banners and badges from the seed, lay out 6 combos and the Lost Tribes."""
     b = _board(board)
-    players = _check_players(players)
+    seated = _check_players(players)
     rng = random.Random(seed)
     banners = list(data.RACES)
     badges = list(data.POWERS)
@@ -62,29 +64,29 @@ def new_game(board: str | data.Board, players: list[str], seed: int,
     row = tuple(Combo(banners[i], badges[i], 0) for i in range(n))
     start = data.components().start_coins
     s = GameState(
-        board=b, geo=geo_of(b), players=players, seed=seed, options=_options(options),
-        rng=rng, dice=(), round=1, current=0, stage=Stage.PICK, row=row,
+        board=b, geo=geo_of(b), players=seated, seed=seed, options=_options(options),
+        rng=rng, dice=(), round=1, current=0, stage=PICK, row=row,
         banners=tuple(banners[n:]), badges=tuple(badges[n:]), discards=(),
-        seats=[Seat(p, start) for p in players],
+        seats=[Seat(p, start) for p in seated],
         areas=[Area(lost_tribe="lost_tribe" in r.symbols) for r in b.regions],
         turn=Turn(),
     )
     return _start(s)
 
 
-def _obj(v, what: str) -> dict:
+def _obj(v: Any, what: str) -> dict[str, Any]:
     if not isinstance(v, dict):
         raise ValueError(f"{what} must be a JSON object, got {v!r}")
     return v
 
 
-def _list(v, what: str) -> list:
+def _list(v: Any, what: str) -> list[Any]:
     if not isinstance(v, list):
         raise ValueError(f"{what} must be a JSON list, got {v!r}")
     return v
 
 
-def _int(v, what: str, lo: int | None = None, hi: int | None = None) -> int:
+def _int(v: Any, what: str, lo: int | None = None, hi: int | None = None) -> int:
     if isinstance(v, float) and v.is_integer():
         v = int(v)
     if isinstance(v, bool) or not isinstance(v, int):
@@ -95,18 +97,18 @@ def _int(v, what: str, lo: int | None = None, hi: int | None = None) -> int:
     return v
 
 
-def _name_of(v, what: str) -> str:
+def _name_of(v: Any, what: str) -> str:
     if not isinstance(v, str):
         raise ValueError(f"{what} must be a name (a string), got {v!r}")
     return v
 
 
-def _given(d: dict, key: str, default):
+def _given(d: dict[str, Any], key: str, default: Any) -> Any:
     v = d.get(key)
     return default if v is None else v
 
 
-def _check_spec(spec) -> None:
+def _check_spec(spec: Any) -> None:
     """Shapes and types of a scenario, with messages that name the bad field."""
     _obj(spec, "a scenario")
     if "map" in spec:
@@ -168,7 +170,7 @@ def _check_spec(spec) -> None:
             _name_of(r["race"], f"region {key} race")
 
 
-def load_scenario(spec: dict) -> GameState:
+def load_scenario(spec: dict[str, Any]) -> GameState:
     """Build the position a scenario describes (DESIGN.md), at the start of `current`'s turn.
 
     A malformed scenario raises ValueError with a sentence naming the bad field.
@@ -180,7 +182,7 @@ def load_scenario(spec: dict) -> GameState:
         raise ValueError(f"malformed scenario: {type(exc).__name__} {exc}") from None
 
 
-def _load_scenario(spec: dict) -> GameState:
+def _load_scenario(spec: dict[str, Any]) -> GameState:
     b = data.board_from_reference(spec["map"]) if "map" in spec else _board(spec["board"])
     players = _check_players(spec["players"])
     seed = spec.get("seed")
@@ -217,12 +219,13 @@ def _load_scenario(spec: dict) -> GameState:
         for d in x.get("decline") or []:
             power = d.get("power")
             if power is not None:
-                if power_rule(power).spirit:
+                if power_rule(power).extra_decline():
                     kept_powers.append(power)
                 else:
                     discarded.append(power)
             declines.append(Hold(take_race(d["race"]), power))
-        if sum(1 for h in declines if not (h.power and power_rule(h.power).spirit)) > 1:
+        if sum(1 for h in declines
+               if not (h.power and power_rule(h.power).extra_decline())) > 1:
             raise ValueError(f"{p} has more than one non-Spirit In Decline race")
         seats.append(Seat(p, int(x.get("coins", start)), active, tuple(declines)))
 
@@ -288,9 +291,7 @@ def _load_scenario(spec: dict) -> GameState:
             box = race_rule(h.race).box
             if total > box:
                 raise ValueError(f"{seat.name}'s {h.race} have {total} tokens; the box has {box}")
-            if race_rule(h.race).holes:
-                holes = sum(a.pieces.count("hole") for a in held)
-                h.holes_used = min(race_rule(h.race).holes, max(holes, len(held)))
+            race_rule(h.race).on_scenario(h, held)
 
     row_spec = spec.get("row")
     row: list[Combo] = []
@@ -332,7 +333,7 @@ def _load_scenario(spec: dict) -> GameState:
     s = GameState(
         board=b, geo=geo_of(b), players=players, seed=seed, options=_options(spec.get("options")),
         rng=rng, dice=dice, round=rnd, current=players.index(current),
-        stage=Stage.PICK, row=tuple(row), banners=tuple(banners), badges=tuple(badges),
+        stage=PICK, row=tuple(row), banners=tuple(banners), badges=tuple(badges),
         discards=tuple(discarded), seats=seats, areas=areas, turn=Turn(),
     )
     return _start(s)

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import Any, Generic, TypeVar
 
 from . import data
-from .abilities import Geo
+from .geo import Geo
 
 
 class Stage(Enum):
@@ -18,6 +20,12 @@ class Stage(Enum):
     REDEPLOY = "redeploy"  # conquests are over: deploy, move, place, ally, end
     SURVIVORS = "survivors"  # defenders place their surviving tokens
     FINISHED = "finished"
+
+
+# the stages as plain module constants: reading an Enum member through its class costs a
+# descriptor call (~140 ns on Python 3.11), and the rules compare stages on every action
+PICK, CONQUEST, REDEPLOY, SURVIVORS, FINISHED = (
+    Stage.PICK, Stage.CONQUEST, Stage.REDEPLOY, Stage.SURVIVORS, Stage.FINISHED)
 
 
 class Hold:
@@ -36,7 +44,7 @@ class Hold:
     def copy(self) -> Hold:
         return Hold(self.race, self.power, self.hand, self.survivors, self.holes_used)
 
-    def key(self) -> tuple:
+    def key(self) -> tuple[Any, ...]:
         return (self.race, self.power, self.hand, self.survivors, self.holes_used)
 
 
@@ -60,7 +68,7 @@ class Seat:
             tuple(h.copy() for h in self.declines),
         )
 
-    def key(self) -> tuple:
+    def key(self) -> tuple[Any, ...]:
         return (self.name, self.coins, self.active.key() if self.active else None,
                 tuple(h.key() for h in self.declines))
 
@@ -84,38 +92,85 @@ class Area:
         return Area(self.owner, self.race, self.tokens, self.decline, self.lost_tribe,
                     self.pieces)
 
-    def key(self) -> tuple:
+    def key(self) -> tuple[Any, ...]:
         return (self.owner, self.race, self.tokens, self.decline, self.lost_tribe, self.pieces)
 
     def clear(self) -> None:
         self.owner, self.race, self.tokens, self.decline = -1, None, 0, False
 
 
-@dataclass(slots=True)
-class Turn:
-    """Facts about the current turn that the rules look back at."""
+T = TypeVar("T")
 
-    picked: bool = False  # the combo was picked this turn (first turn with it)
-    expanded: bool = False  # an expansion action was taken: no plain decline any more
-    ended: bool = False  # conquests are over (die roll, redeployment)
-    n_conquests: int = 0  # conquests by the Active race
-    n_nonempty: int = 0  # of them, regions that held a Lost Tribe or race tokens
-    attacked: frozenset[int] = frozenset()  # seats whose Active race was attacked
-    enchanted: frozenset[int] = frozenset()  # seats converted by Sorcerers
-    dragon_used: bool = False
-    fortress_placed: bool = False
-    roll: int | None = None  # Berserk roll waiting for a conquest
-    ghouls: int = 0  # In Decline Ghouls: 0 conquering, 1 redeploying, 2 done
-    ready: tuple[tuple[int, int], ...] = ()  # (region, tokens) lifted when readying
-    ghoul_ready: tuple[tuple[int, int], ...] = ()
-    bonus_given: bool = False  # Skeletons' redeployment bonus
-    moved_from: frozenset[int] = frozenset()
-    moved_to: frozenset[int] = frozenset()
-    heroes: tuple[int, ...] = ()  # where the Heroes stood before this turn's first `place hero`
-    camps: tuple[int, ...] = ()  # where lifted encampments stood (one entry per encampment)
-    lifted: frozenset[str] = frozenset()  # piece kinds picked up to be placed anew this turn
-    displaced: tuple[tuple[int, int], ...] = ()  # (seat, encampments) knocked off this turn
-    allied: bool = False
+
+def _same(v: Any) -> Any:
+    return v
+
+
+class Part(Generic[T]):
+    """One ability's fact about the current turn, kept on the `Turn` by the ability that owns
+    it (the Berserk roll, the Dragon used, ...). `name` is also its key in `dump_state`;
+    `dump`/`load` turn the value into JSON data and back. Values are immutable: a change
+    puts a new value (the turn is copied on write)."""
+
+    __slots__ = ("name", "default", "dump", "load")
+
+    def __init__(self, name: str, default: T, dump: Callable[[T], Any] = _same,
+                 load: Callable[[Any], T] = _same) -> None:
+        if name in PARTS or name in Turn.__slots__:
+            raise ValueError(f"a turn part named {name!r} exists already")
+        self.name = name
+        self.default = default
+        self.dump = dump
+        self.load = load
+        PARTS[name] = self
+
+
+PARTS: dict[str, Part[Any]] = {}
+
+
+def dump_set(v: frozenset[Any]) -> list[Any]:
+    return sorted(v)
+
+
+def load_set(v: list[Any]) -> frozenset[Any]:
+    return frozenset(v)
+
+
+def dump_pairs(v: tuple[tuple[int, int], ...]) -> list[list[int]]:
+    return [list(x) for x in v]
+
+
+def load_pairs(v: list[list[int]]) -> tuple[tuple[int, int], ...]:
+    return tuple((int(a), int(b)) for a, b in v)
+
+
+def dump_ints(v: tuple[int, ...]) -> list[int]:
+    return list(v)
+
+
+def load_ints(v: list[int]) -> tuple[int, ...]:
+    return tuple(v)
+
+
+class Turn:
+    """Facts about the current turn that the rules look back at. The ones that belong to a
+    single race or power are its `Part`s, in `parts` (absent: the part's default)."""
+
+    __slots__ = ("picked", "expanded", "ended", "n_conquests", "n_nonempty", "attacked",
+                 "ready", "moved_from", "moved_to", "parts")
+
+    def __init__(self) -> None:
+        self.picked = False  # the combo was picked this turn (first turn with it)
+        self.expanded = False  # an expansion action was taken: no plain decline any more
+        self.ended = False  # conquests are over (redeployment)
+        self.n_conquests = 0  # conquests by the Active race
+        self.n_nonempty = 0  # of them, regions that held a Lost Tribe or race tokens
+        self.attacked: frozenset[int] = frozenset()  # seats whose Active race was attacked
+        self.ready: tuple[tuple[int, int], ...] = ()  # (region, tokens) lifted when readying
+        # regions that gave and took tokens by a move this turn (facts only: moves are free)
+        self.moved_from: frozenset[int] = frozenset()
+        self.moved_to: frozenset[int] = frozenset()
+        self.parts: dict[str, Any] = {}
 
     def copy(self) -> Turn:
         t = Turn.__new__(Turn)
@@ -125,25 +180,23 @@ class Turn:
         t.n_conquests = self.n_conquests
         t.n_nonempty = self.n_nonempty
         t.attacked = self.attacked
-        t.enchanted = self.enchanted
-        t.dragon_used = self.dragon_used
-        t.fortress_placed = self.fortress_placed
-        t.roll = self.roll
-        t.ghouls = self.ghouls
         t.ready = self.ready
-        t.ghoul_ready = self.ghoul_ready
-        t.bonus_given = self.bonus_given
         t.moved_from = self.moved_from
         t.moved_to = self.moved_to
-        t.heroes = self.heroes
-        t.camps = self.camps
-        t.lifted = self.lifted
-        t.displaced = self.displaced
-        t.allied = self.allied
+        t.parts = dict(self.parts)
         return t
 
-    def key(self) -> tuple:
-        return tuple(getattr(self, f) for f in Turn.__slots__)
+    def get(self, part: Part[T]) -> T:
+        value: T = self.parts.get(part.name, part.default)
+        return value
+
+    def put(self, part: Part[T], value: T) -> None:
+        """Only on a writable turn (`GameState.turn_w()`)."""
+        self.parts[part.name] = value
+
+    def key(self) -> tuple[Any, ...]:
+        own = tuple(getattr(self, f) for f in Turn.__slots__[:-1])
+        return own + tuple((name, self.get(p)) for name, p in sorted(PARTS.items()))
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,7 +217,7 @@ class Combo:
     power: str
     coins: int = 0
 
-    def key(self) -> tuple:
+    def key(self) -> tuple[Any, ...]:
         return (self.race, self.power, self.coins)
 
 
@@ -176,7 +229,7 @@ class GameState:
     geo: Geo
     players: tuple[str, ...]
     seed: int
-    options: dict
+    options: dict[str, bool]
     rng: random.Random
     dice: tuple[int, ...]
     round: int
@@ -192,24 +245,24 @@ class GameState:
     pending: tuple[Pending, ...] = ()
     peace: tuple[tuple[int, int], ...] = ()  # (diplomat seat, ally seat)
     version: int = 0
-    ranking: tuple[dict, ...] | None = None
-    _own: set | None = field(default=None, repr=False)
-    _cache: dict | None = field(default=None, repr=False)  # race -> regions, while unchanged
-    _base: dict | None = field(default=None, repr=False)  # the cache this fork started from
-    _dirty: dict | None = field(default=None, repr=False)  # region -> race before its write
+    ranking: tuple[dict[str, Any], ...] | None = None
+    _own: set[str | int] | None = field(default=None, repr=False)  # what this fork copied
+    _cache: dict[str, tuple[int, ...]] | None = field(default=None, repr=False)  # race -> regions, while unchanged
+    _base: dict[str, tuple[int, ...]] | None = field(default=None, repr=False)  # the cache this fork started from
+    _dirty: dict[int, str | None] | None = field(default=None, repr=False)  # region -> race before its write
 
     # ------------------------------------------------------------ public properties
 
     @property
     def finished(self) -> bool:
-        return self.stage is Stage.FINISHED
+        return self.stage is FINISHED
 
     @property
     def actor(self) -> str | None:
         """The player who must act now (None when the game is over)."""
-        if self.stage is Stage.FINISHED:
+        if self.stage is FINISHED:
             return None
-        if self.stage is Stage.SURVIVORS:
+        if self.stage is SURVIVORS:
             return self.players[self.pending[0].seat]
         return self.players[self.current]
 
@@ -255,12 +308,11 @@ class GameState:
         updated for the regions that changed hands (cheaper than a full scan)."""
         base, dirty = self._base, self._dirty
         if dirty is not None and base is not None:
-            c = dict(base)
             areas = self.areas
-            for rid, old in dirty.items():
+            moved = [(rid, old) for rid, old in dirty.items() if areas[rid].race != old]
+            c = dict(base) if moved else base
+            for rid, old in moved:
                 new = areas[rid].race
-                if new == old:
-                    continue
                 if old is not None:
                     left = tuple([x for x in c[old] if x != rid])
                     if left:
@@ -275,49 +327,58 @@ class GameState:
         return self
 
     def area_w(self, rid: int) -> Area:
-        self._cache = None
-        own = self._own
-        if "areas" not in own:
+        """Region `rid`, writable (copied on the fork's first write to it)."""
+        dirty = self._dirty
+        if dirty is None:  # the fork's first area write: its own list, no cache any more
+            self._cache = None
             self.areas = list(self.areas)
-            own.add("areas")
-        key = ("a", rid)
-        if key not in own:
-            old = self.areas[rid]
-            if self._dirty is None:
-                self._dirty = {}
-            self._dirty[rid] = old.race
-            self.areas[rid] = old.copy()
-            own.add(key)
-        return self.areas[rid]
+            dirty = self._dirty = {}
+        elif rid in dirty:
+            return self.areas[rid]
+        a = self.areas[rid]
+        dirty[rid] = a.race  # the race before the write, for seal()
+        a = self.areas[rid] = a.copy()
+        return a
 
     def seat_w(self, i: int) -> Seat:
+        """Seat `i`, writable (copied on the fork's first write to it)."""
         own = self._own
+        assert own is not None
+        if i in own:  # seats are owned by index; the other keys are names
+            return self.seats[i]
         if "seats" not in own:
             self.seats = list(self.seats)
             own.add("seats")
-        key = ("s", i)
-        if key not in own:
-            self.seats[i] = self.seats[i].copy()
-            own.add(key)
-        return self.seats[i]
+        seat = self.seats[i] = self.seats[i].copy()
+        own.add(i)
+        return seat
+
+    def own_turn(self) -> None:
+        """A fresh `Turn` was just put in: it is this fork's to write."""
+        assert self._own is not None
+        self._own.add("turn")
 
     def turn_w(self) -> Turn:
-        if "turn" not in self._own:
+        own = self._own
+        assert own is not None
+        if "turn" not in own:
             self.turn = self.turn.copy()
-            self._own.add("turn")
+            own.add("turn")
         return self.turn
 
     def rng_w(self) -> random.Random:
-        if "rng" not in self._own:
+        own = self._own
+        assert own is not None
+        if "rng" not in own:
             r = random.Random()
             r.setstate(self.rng.getstate())
             self.rng = r
-            self._own.add("rng")
+            own.add("rng")
         return self.rng
 
     # ------------------------------------------------------------ equality
 
-    def key(self) -> tuple:
+    def key(self) -> tuple[Any, ...]:
         return (
             self.board, self.players, self.seed, tuple(sorted(self.options.items())),
             self.rng.getstate(), self.dice, self.round, self.current, self.stage,
@@ -338,7 +399,7 @@ class GameState:
 # ---------------------------------------------------------------- dump / load
 
 
-def dump_state(s: GameState) -> dict:
+def dump_state(s: GameState) -> dict[str, Any]:
     """The whole state as JSON-able data (coins and stack order included)."""
     version, internal, gauss = s.rng.getstate()
     board = s.board.id if _is_official(s.board) else s.board.model_dump(mode="json")
@@ -367,13 +428,7 @@ def dump_state(s: GameState) -> dict:
             for st in s.seats
         ],
         "areas": [list(a.key()[:5]) + [list(a.pieces)] for a in s.areas],
-        "turn": {
-            f: (sorted(v) if isinstance(v, frozenset)
-                else [list(x) if isinstance(x, tuple) else x for x in v] if isinstance(v, tuple)
-                else v)
-            for f in Turn.__slots__
-            for v in [getattr(s.turn, f)]
-        },
+        "turn": _dump_turn(s.turn),
         "pending": [[p.seat, p.race, p.tokens, p.camps] for p in s.pending],
         "peace": [list(p) for p in s.peace],
         "version": s.version,
@@ -381,29 +436,60 @@ def dump_state(s: GameState) -> dict:
     }
 
 
+def _dump_turn(t: Turn) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "picked": t.picked, "expanded": t.expanded, "ended": t.ended,
+        "n_conquests": t.n_conquests, "n_nonempty": t.n_nonempty,
+        "attacked": sorted(t.attacked), "ready": dump_pairs(t.ready),
+        "moved_from": sorted(t.moved_from), "moved_to": sorted(t.moved_to),
+        # the Skeletons' bonus is handed out exactly when the conquests end; the key stays
+        # for the snapshots stored before it was dropped from the turn
+        "bonus_given": t.ended,
+    }
+    for name, part in PARTS.items():
+        out[name] = part.dump(t.get(part))
+    return out
+
+
+def _load_turn(d: dict[str, Any]) -> Turn:
+    t = Turn()
+    t.picked, t.expanded, t.ended = bool(d["picked"]), bool(d["expanded"]), bool(d["ended"])
+    t.n_conquests, t.n_nonempty = int(d["n_conquests"]), int(d["n_nonempty"])
+    t.attacked = frozenset(d["attacked"])
+    t.ready = load_pairs(d["ready"])
+    t.moved_from, t.moved_to = frozenset(d["moved_from"]), frozenset(d["moved_to"])
+    for name, v in d.items():
+        part = PARTS.get(name)
+        if part is not None:
+            value = part.load(v)
+            if value != part.default:
+                t.parts[name] = value
+        elif name not in _TURN_KEYS:
+            raise ValueError(f"unknown turn fact {name!r} in a dumped state")
+    return t
+
+
+_TURN_KEYS = frozenset({*Turn.__slots__, "bonus_given"})
+
+
 def _is_official(board: data.Board) -> bool:
     return board.id in data.BOARD_IDS and data.board(board.id) == board
 
 
-def load_state(d: dict) -> GameState:
+def load_state(d: dict[str, Any]) -> GameState:
     """Rebuild a state from `dump_state` output."""
     b = d["board"]
     board = data.board(b) if isinstance(b, str) else data.Board.model_validate(b)
     rng = random.Random()
     v, internal, gauss = d["rng"]
     rng.setstate((v, tuple(internal), gauss))
-    tdef = Turn()
-    turn = Turn()
-    for f, v in d["turn"].items():
-        default = getattr(tdef, f)
-        if isinstance(default, frozenset):
-            v = frozenset(v)
-        elif isinstance(default, tuple):
-            v = tuple(tuple(x) if isinstance(x, list) else x for x in v)
-        setattr(turn, f, v)
+    turn = _load_turn(d["turn"])
 
-    def hold(k: list | None) -> Hold | None:
+    def hold(k: list[Any] | None) -> Hold | None:
         return None if k is None else Hold(*k)
+
+    def decline(k: list[Any]) -> Hold:
+        return Hold(*k)
 
     return GameState(
         board=board,
@@ -421,7 +507,7 @@ def load_state(d: dict) -> GameState:
         badges=tuple(d["badges"]),
         discards=tuple(d["discards"]),
         seats=[
-            Seat(x["name"], x["coins"], hold(x["active"]), tuple(hold(h) for h in x["declines"]))
+            Seat(x["name"], x["coins"], hold(x["active"]), tuple(decline(h) for h in x["declines"]))
             for x in d["seats"]
         ],
         areas=[Area(a[0], a[1], a[2], a[3], a[4], tuple(a[5])) for a in d["areas"]],

@@ -1,92 +1,92 @@
-"""The turn's mechanics (RULES.md §5-§9, §12): conquering a region, closing the conquest
-phase, scoring, going into decline, the row and the stacks, and passing the turn on."""
+"""The turn's mechanics (RULES.md §5-§12): conquering a region, closing the conquest
+phase, scoring, going into decline, the row and the stacks, and passing the turn on.
+
+What a race or power adds is its hooks (engine/ability.py), called here unconditionally."""
 
 from __future__ import annotations
 
-from . import data
-from .abilities import Income, power_rule, race_rule
-from .queries import (
-    ghoul_hold,
-    hold_w,
-    in_tray,
-    limits,
-    n_pieces,
-    pieces_with,
-    pieces_without,
-    player_name,
-    race_regions,
+from collections.abc import Callable
+
+from . import data, ghouls
+from .ability import abilities_of, power_rule, race_rule
+from .events import (
+    BonusTokens,
+    Conquered,
+    Declined,
+    Deployed,
+    Drew,
+    EventLog,
+    GameOver,
+    MustPlace,
+    Reshuffled,
+    Rolled,
+    RoundStarted,
+    Scored,
+    TurnEnded,
+    TurnStarted,
+    Vanished,
 )
-from .state import Area, Combo, GameState, Hold, Pending, Stage, Turn
+from .geo import Income
+from .queries import hold_w, in_tray, pieces_without, player_name, race_regions
+from .state import (
+    CONQUEST,
+    FINISHED,
+    PICK,
+    REDEPLOY,
+    SURVIVORS,
+    Area,
+    Combo,
+    GameState,
+    Hold,
+    Pending,
+    Turn,
+)
 
-
-def close_ghouls(s: GameState, me: int, events: list[dict]) -> None:
-    """The Active race acts: the In Decline Ghouls are done for the turn (§12.1 step 2).
-
-    Readied Ghoul tokens still in hand stand again where they were lifted from (as if never
-    picked up), any others on a Ghoul region; with no Ghoul region left they go to the tray.
-    """
-    if s.turn.ghouls == 2:
-        return
-    g = ghoul_hold(s, me)
-    if g is not None and g.hand > 0:
-        hw = hold_w(s, me, g.race)
-        held = race_regions(s, g.race)
-        left = hw.hand
-        spots = [(rid, n) for rid, n in s.turn.ghoul_ready if rid in held]
-        if held:
-            spots.append((held[0], left))
-        for rid, n in spots:
-            k = min(n, left)
-            if k:
-                s.area_w(rid).tokens += k
-                left -= k
-                events.append({"type": "deployed", "player": player_name(s, me), "region": rid,
-                               "count": k, "auto": True})
-        hw.hand = 0
-    s.turn_w().ghouls = 2
+# pieces that leave a race's regions when it goes into decline (lairs and fortresses stay)
+DECLINE_DROPS = ("hole", "hero", "dragon", "encampment")
 
 
 def pending_bonus(s: GameState, me: int) -> int:
-    """Skeletons' tokens still to be taken at redeployment."""
-    t = s.turn
+    """Tokens the Active race takes from the tray when its conquests end (Skeletons)."""
     h = s.seats[me].active
-    if t.bonus_given or h is None:
+    if s.turn.ended or h is None:
         return 0
-    n = race_rule(h.race).redeploy_bonus(t.n_nonempty)
+    n = race_rule(h.race).redeploy_bonus(s.turn.n_nonempty)
     return min(n, in_tray(s, h.race)) if n else 0
 
 
-def close_conquests(s: GameState, me: int, events: list[dict]) -> None:
-    """Conquests end; redeployment begins (Skeletons take their new tokens now)."""
-    t = s.turn
-    if t.ended and t.bonus_given:
+def close_conquests(s: GameState, me: int, events: EventLog) -> None:
+    """Conquests end; redeployment begins: the race's bonus tokens (Skeletons) come from the
+    tray, and the race's and power's `on_conquests_end` hooks run, once."""
+    if s.turn.ended:
         return
     bonus = pending_bonus(s, me)
-    tw = s.turn_w()
-    tw.ended = True
-    tw.bonus_given = True
-    tw.roll = None
-    close_ghouls(s, me, events)
-    s.stage = Stage.REDEPLOY
+    s.turn_w().ended = True
+    s.stage = REDEPLOY
+    h = s.seats[me].active
+    if h is None:
+        return
+    for ab in abilities_of(h):
+        ab.on_conquests_end(s, me, events)
     if bonus:
-        h = s.seat_w(me).active
-        h.hand += bonus
-        events.append({"type": "bonus_tokens", "player": player_name(s, me), "race": h.race,
-                       "tokens": bonus})
+        hw = s.seat_w(me).active
+        assert hw is not None
+        hw.hand += bonus
+        events.add(BonusTokens, player=player_name(s, me), race=h.race, tokens=bonus)
 
 
-def roll_die(s: GameState, events: list[dict], player: str, why: str) -> int:
+def roll_die(s: GameState, events: EventLog, player: str, why: str) -> int:
     if s.dice:
         value = s.dice[0]
         s.dice = s.dice[1:]
     else:
         faces = data.components().die
         value = faces[s.rng_w().randrange(len(faces))]
-    events.append({"type": "rolled", "player": player, "value": value, "for": why})
+    events.add(Rolled, player=player, value=value, for_=why)
     return value
 
 
-def refill(s: GameState, events: list[dict]) -> None:
+def refill(s: GameState, events: EventLog) -> None:
     """Fill the row up to 6 combos from the stack tops (badge discards reshuffled)."""
     want = data.components().visible_combos
     row = list(s.row)
@@ -97,24 +97,28 @@ def refill(s: GameState, events: list[dict]) -> None:
             pile = list(s.discards)
             s.rng_w().shuffle(pile)
             s.badges, s.discards = tuple(pile), ()
-            events.append({"type": "reshuffled", "badges": len(pile)})
+            events.add(Reshuffled, badges=len(pile))
         race, power = s.banners[0], s.badges[0]
         s.banners, s.badges = s.banners[1:], s.badges[1:]
         row.append(Combo(race, power, 0))
-        events.append({"type": "drew", "race": race, "power": power})
+        events.add(Drew, race=race, power=power)
     s.row = tuple(row)
 
 
-def banner_home(s: GameState, hold: Hold, events: list[dict]) -> None:
+def _extra_decline(h: Hold) -> bool:
+    return h.power is not None and power_rule(h.power).extra_decline()
+
+
+def banner_home(s: GameState, hold: Hold, events: EventLog) -> None:
     """A race that left the map: banner to the bottom of the stack (kept badge discarded)."""
     s.banners = (*s.banners, hold.race)
-    if hold.power is not None and power_rule(hold.power).spirit:
+    if hold.power is not None and _extra_decline(hold):
         s.discards = (*s.discards, hold.power)
-    events.append({"type": "vanished", "race": hold.race})
+    events.add(Vanished, race=hold.race)
     refill(s, events)
 
 
-def vanish_decline(s: GameState, seat_i: int, race: str, events: list[dict]) -> None:
+def vanish_decline(s: GameState, seat_i: int, race: str, events: EventLog) -> None:
     """An In Decline race with no region left leaves the game (tokens to the tray)."""
     seat = s.seat_w(seat_i)
     keep = []
@@ -130,63 +134,69 @@ def vanish_decline(s: GameState, seat_i: int, race: str, events: list[dict]) -> 
     banner_home(s, gone, events)
 
 
-def strip_region(s: GameState, rid: int, events: list[dict]) -> Area:
-    """Empty a region for a new holder: defenders leave, lair and fortress go, camps return."""
+def strip_region(s: GameState, rid: int) -> Area:
+    """Empty a region for a new holder: defenders leave, all pieces go (the holder's Active
+    power hears of the pieces it lost)."""
     a = s.area_w(rid)
     if a.pieces:
-        camps = a.pieces.count("encampment")
-        if camps and a.owner >= 0:
-            t = s.turn_w()
-            t.displaced = (*t.displaced, (a.owner, camps))
+        if a.owner >= 0:
+            act = s.seats[a.owner].active
+            if act is not None and act.power is not None:
+                power_rule(act.power).on_pieces_lost(s, a.owner, a.pieces)
         a.pieces = ()
     return a
 
 
+Losses = Callable[[GameState, int, int], int]
+
+
 def occupy(s: GameState, me: int, rid: int, hold: Hold, active: bool, n: int,
-            events: list[dict], how: str) -> None:
-    """Resolve the defenders of `rid` and move `n` tokens of `hold` in."""
+           events: EventLog, how: str, losses: Losses | None = None) -> None:
+    """Resolve the defenders of `rid` and move `n` tokens of `hold` in. `losses(s, lost,
+    tokens)` may change how many defending tokens are lost for good (Sorcerers)."""
     a = s.areas[rid]
-    defender, d_race, lost = (None, None, 0)
+    defender: str | None = None
+    d_race: str | None = None
+    lost = survivors = 0
+    d_seat = -1
+    d_dec = False
     nonempty = a.lost_tribe or a.tokens > 0
     if a.lost_tribe:
         d_race, lost = "Lost Tribe", 1
-    elif a.tokens > 0:
+    elif a.tokens > 0 and a.race is not None:
         d_seat, d_race, d_dec, d_tokens = a.owner, a.race, a.decline, a.tokens
         defender = player_name(s, d_seat)
         lost = min(d_tokens, race_rule(d_race).losses(d_dec))
-        if how == "enchant" and (lost or s.options.get("elf_lost_to_sorcerers", True)):
-            lost = d_tokens
+        if losses is not None:
+            lost = losses(s, lost, d_tokens)
         survivors = d_tokens - lost
         if not d_dec and d_seat != me:
             t = s.turn_w()
             t.attacked = t.attacked | {d_seat}
-    a = strip_region(s, rid, events)
+    had_tokens = a.tokens > 0
+    a = strip_region(s, rid)
     a.lost_tribe = False
-    if a.tokens > 0:
+    if had_tokens and d_race is not None:
         a.clear()
         if survivors:
             hold_w(s, d_seat, d_race).survivors += survivors
         if d_dec and not race_regions(s, d_race):
             vanish_decline(s, d_seat, d_race, events)
     a.owner, a.race, a.tokens, a.decline = me, hold.race, n, not active
-    race = race_rule(hold.race)
     if active:
-        if race.builds_lairs and n_pieces(s, "troll_lair") < limits()["troll_lair"]:
-            a.pieces = pieces_with(a.pieces, "troll_lair")
-        if hold.holes_used < race.holes and n_pieces(s, "hole") < limits()["hole"]:
-            a.pieces = pieces_with(a.pieces, "hole")
-            s.seat_w(me).active.holes_used += 1
+        for ab in abilities_of(hold):
+            ab.on_conquer(s, me, rid, hold, how)
         t = s.turn_w()
         t.n_conquests += 1
         if nonempty:
             t.n_nonempty += 1
-    ev = {"type": "conquered", "player": player_name(s, me), "region": rid, "race": hold.race,
-          "tokens": n, "defender": defender, "defender_race": d_race, "lost": lost}
+    extra: dict[str, object] = {}
     if not active:
-        ev["in_decline"] = True
+        extra["in_decline"] = True
     if how != "conquer":
-        ev["by"] = how
-    events.append(ev)
+        extra["by"] = how
+    events.add(Conquered, player=player_name(s, me), region=rid, race=hold.race, tokens=n,
+                               defender=defender, defender_race=d_race, lost=lost, **extra)
 
 
 def abandon_region(s: GameState, rid: int) -> int:
@@ -198,21 +208,22 @@ def abandon_region(s: GameState, rid: int) -> int:
     return n
 
 
-def begin_turn(s: GameState, idx: int, events: list[dict]) -> None:
+def begin_turn(s: GameState, idx: int, events: EventLog) -> None:
     """Start `idx`'s turn: ready the Active troops and the In Decline Ghouls."""
     s.current = idx
     s.turn = Turn()
-    s._own.add("turn")
+    s.own_turn()
     t = s.turn
     if s.peace:
         s.peace = tuple(p for p in s.peace if p[0] != idx)
     seat = s.seats[idx]
-    events.append({"type": "turn_started", "player": player_name(s, idx), "round": s.round})
+    events.add(TurnStarted, player=player_name(s, idx), round=s.round)
     if seat.active is None:
-        s.stage = Stage.PICK
+        s.stage = PICK
     else:
-        s.stage = Stage.CONQUEST
+        s.stage = CONQUEST
         h = s.seat_w(idx).active
+        assert h is not None
         ready = []
         for rid in race_regions(s, h.race):
             a = s.areas[rid]
@@ -221,22 +232,10 @@ def begin_turn(s: GameState, idx: int, events: list[dict]) -> None:
                 s.area_w(rid).tokens = 1
         h.hand += sum(n for _, n in ready)
         t.ready = tuple(ready)
-    g = ghoul_hold(s, idx)
-    if g is None:
-        t.ghouls = 2
-    else:
-        ready = []
-        for rid in race_regions(s, g.race):
-            a = s.areas[rid]
-            if a.tokens > 1:
-                ready.append((rid, a.tokens - 1))
-                s.area_w(rid).tokens = 1
-        if ready:
-            hold_w(s, idx, g.race).hand += sum(n for _, n in ready)
-        t.ghoul_ready = tuple(ready)
+    ghouls.begin(s, idx)
 
 
-def next_turn(s: GameState, events: list[dict]) -> None:
+def next_turn(s: GameState, events: EventLog) -> None:
     idx = s.current + 1
     if idx >= len(s.players):
         idx = 0
@@ -244,11 +243,11 @@ def next_turn(s: GameState, events: list[dict]) -> None:
             end_game(s, events)
             return
         s.round += 1
-        events.append({"type": "round_started", "round": s.round})
+        events.add(RoundStarted, round=s.round)
     begin_turn(s, idx, events)
 
 
-def end_game(s: GameState, events: list[dict]) -> None:
+def end_game(s: GameState, events: EventLog) -> None:
     """Most coins wins; ties broken by race tokens on the board; still tied: shared."""
     on_board = [0] * len(s.players)
     for a in s.areas:
@@ -262,20 +261,17 @@ def end_game(s: GameState, events: list[dict]) -> None:
         ranking.append({"player": player_name(s, i), "total": keys[i][0], "tokens": on_board[i],
                         "rank": rank})
     s.ranking = tuple(ranking)
-    s.stage = Stage.FINISHED
+    s.stage = FINISHED
     s.pending = ()
-    events.append({"type": "game_over", "ranking": [dict(r) for r in ranking],
-                   "winners": [r["player"] for r in ranking if r["rank"] == 1]})
+    events.add(GameOver, ranking=[dict(r) for r in ranking],
+                              winners=[r["player"] for r in ranking if r["rank"] == 1])
 
 
-def finish_turn(s: GameState, me: int, events: list[dict]) -> None:
+def finish_turn(s: GameState, me: int, events: EventLog) -> None:
     """Turn over: survivors of every attacked race wait to be placed, then the next turn."""
-    events.append({"type": "turn_ended", "player": player_name(s, me), "round": s.round})
+    events.add(TurnEnded, player=player_name(s, me), round=s.round)
     n = len(s.players)
     pending: list[Pending] = []
-    displaced: dict[int, int] = {}
-    for seat_i, k in s.turn.displaced:
-        displaced[seat_i] = displaced.get(seat_i, 0) + k
     for off in range(1, n + 1):
         i = (me + off) % n
         seat = s.seats[i]
@@ -290,30 +286,31 @@ def finish_turn(s: GameState, me: int, events: list[dict]) -> None:
                 hw.survivors = 0
             else:  # an In Decline race with no region left
                 hw.survivors = 0
-        if i in displaced:
-            act = s.seats[i].active
-            if act is not None and power_rule(act.power).bivouacs and race_regions(s, act.race):
-                free = limits()["encampment"] - n_pieces(s, "encampment")
-                if free > 0:
-                    pending.append(Pending(i, None, 0, min(free, displaced[i])))
+        act = s.seats[i].active
+        if act is not None and act.power is not None:
+            k = power_rule(act.power).pieces_to_replace(s, i)
+            if k > 0:
+                pending.append(Pending(i, None, 0, k))
     s.pending = tuple(pending)
     if pending:
-        s.stage = Stage.SURVIVORS
+        s.stage = SURVIVORS
         for p in pending:
-            d = {"type": "must_place", "player": player_name(s, p.seat)}
-            d.update({"tokens": p.tokens, "race": p.race} if p.race else {"encampments": p.camps})
-            events.append(d)
+            name = player_name(s, p.seat)
+            if p.race:
+                events.add(MustPlace, player=name, tokens=p.tokens, race=p.race)
+            else:
+                events.add(MustPlace, player=name, encampments=p.camps)
     else:
         next_turn(s, events)
 
 
-def pop_pending(s: GameState, events: list[dict]) -> None:
+def pop_pending(s: GameState, events: EventLog) -> None:
     s.pending = s.pending[1:]
     if not s.pending:
         next_turn(s, events)
 
 
-def score_turn(s: GameState, me: int, events: list[dict], *, active_bonus: bool) -> None:
+def score_turn(s: GameState, me: int, events: EventLog, *, active_bonus: bool) -> None:
     """1 coin per region held (Active and In Decline), plus race and power bonuses."""
     seat = s.seat_w(me)
     t = s.turn
@@ -327,7 +324,8 @@ def score_turn(s: GameState, me: int, events: list[dict], *, active_bonus: bool)
             forts = sum(s.areas[r].pieces.count("fortress") for r in regs)
             ctx = Income(geo, regs, t.n_nonempty, t.picked, forts)
             parts["race"] += race_rule(h.race).income(ctx)
-            parts["power"] += power_rule(h.power).income(ctx)
+            if h.power is not None:
+                parts["power"] += power_rule(h.power).income(ctx)
     for h in seat.declines:
         regs = tuple(race_regions(s, h.race))
         ctx = Income(geo, regs, 0, False, 0)
@@ -335,87 +333,43 @@ def score_turn(s: GameState, me: int, events: list[dict], *, active_bonus: bool)
         parts["decline"] += race_rule(h.race).decline_income(ctx)
     income = sum(parts.values())
     seat.coins += income
-    events.append({"type": "scored", "player": seat.name, "income": income,
-                   "coins": seat.coins, "breakdown": parts, "private": True})
+    events.add(Scored, player=seat.name, income=income, coins=seat.coins, breakdown=parts)
 
 
-def wrap_up(s: GameState, me: int, events: list[dict]) -> None:
-    """End-of-turn steps before scoring: Amazons' 4 leave the map, Heroes and camps stand."""
+def wrap_up(s: GameState, me: int, events: EventLog) -> None:
+    """End-of-turn steps before scoring: tokens left in hand are deployed, then the race's
+    and the power's own end of turn (the Amazons' reserve, camps and Heroes stand)."""
     close_conquests(s, me, events)
     h = s.seats[me].active
+    assert h is not None
     extra = h.hand - min(race_rule(h.race).reserve, h.hand)
     held = race_regions(s, h.race)
     if extra > 0 and held:  # tokens left in hand (Skeletons' new ones too): thinnest regions
-        h = s.seat_w(me).active
+        hw = s.seat_w(me).active
+        assert hw is not None
         put: dict[int, int] = {}
         for _ in range(extra):
             rid = min(held, key=lambda r: (s.areas[r].tokens, r))
             s.area_w(rid).tokens += 1
             put[rid] = put.get(rid, 0) + 1
-        h.hand -= extra
+        hw.hand -= extra
         for rid, n in sorted(put.items()):
-            events.append({"type": "deployed", "player": player_name(s, me), "region": rid,
-                           "count": n, "auto": True})
-    race = race_rule(h.race)
-    power = power_rule(h.power)
-    if race.reserve:
-        held = race_regions(s, h.race)
-        total = h.hand + sum(s.areas[r].tokens for r in held)
-        need = min(race.reserve, total) - h.hand
-        removed = 0
-        while need > 0:
-            held = race_regions(s, h.race)
-            rid = max(held, key=lambda r: (s.areas[r].tokens, -r))
-            a = s.area_w(rid)
-            if a.tokens > 1:
-                a.tokens -= 1
-            else:
-                abandon_region(s, rid)
-                events.append({"type": "abandoned", "player": player_name(s, me), "region": rid,
-                               "forced": True})
-            need -= 1
-            removed += 1
-        hw = s.seat_w(me).active
-        hw.hand += removed
-        if removed or hw.hand:
-            events.append({"type": "reserve", "player": player_name(s, me), "race": h.race,
-                           "tokens": hw.hand})
-    held = race_regions(s, h.race)
-    if power.bivouacs and s.turn.camps:  # lifted camps not set up anew go back where they stood
-        free = limits()["encampment"] - n_pieces(s, "encampment")
-        for rid in s.turn.camps:
-            if free <= 0:
-                break
-            if rid in held:
-                a = s.area_w(rid)
-                a.pieces = pieces_with(a.pieces, "encampment")
-                free -= 1
-                events.append({"type": "placed", "player": player_name(s, me), "piece": "encampment",
-                               "region": rid, "auto": True})
-    if power.heroic and held:  # both Heroes stand at the end of the turn
-        on = [r for r in held if "hero" in s.areas[r].pieces]
-        prefer = [r for r in s.turn.heroes if r in held]
-        order = prefer + sorted(held, key=lambda r: (-s.areas[r].tokens, r))
-        for rid in order:
-            if len(on) >= limits()["hero"]:
-                break
-            if rid not in on:
-                a = s.area_w(rid)
-                a.pieces = pieces_with(a.pieces, "hero")
-                on.append(rid)
-                events.append({"type": "placed", "player": player_name(s, me), "piece": "hero",
-                               "region": rid, "auto": True})
+            events.add(Deployed, player=player_name(s, me), region=rid, count=n, auto=True)
+    for ab in abilities_of(h):
+        ab.on_turn_end(s, me, events)
 
 
-def decline_race(s: GameState, me: int, events: list[dict]) -> None:
-    """Flip the Active race: one token per region stays (Ghouls keep all); older decline goes."""
+def decline_race(s: GameState, me: int, events: EventLog) -> None:
+    """Flip the Active race: one token per region stays (Ghouls keep all); older decline goes
+    (a Spirit race, in decline beside another, neither goes nor makes another go)."""
     seat = s.seat_w(me)
     h = seat.active
+    assert h is not None
     race = race_rule(h.race)
-    power = power_rule(h.power)
-    if not power.spirit:
+    extra = _extra_decline(h)
+    if not extra:
         for old in seat.declines:
-            if old.power is not None and power_rule(old.power).spirit:
+            if _extra_decline(old):
                 continue
             for rid in race_regions(s, old.race):
                 abandon_region(s, rid)
@@ -426,18 +380,17 @@ def decline_race(s: GameState, me: int, events: list[dict]) -> None:
     held = race_regions(s, h.race)
     for rid in held:
         a = s.area_w(rid)
-        if not race.keeps_all_on_decline:
-            a.tokens = 1
+        a.tokens = race.tokens_in_decline(a.tokens)
         a.decline = True
         if a.pieces:
-            a.pieces = pieces_without(a.pieces, ("hole", "hero", "dragon", "encampment"))
-    if not power.spirit:
+            a.pieces = pieces_without(a.pieces, DECLINE_DROPS)
+    if not extra and h.power is not None:
         s.discards = (*s.discards, h.power)
     seat = s.seat_w(me)
     new = Hold(h.race, h.power, 0, 0, h.holes_used)
     seat.active = None
     seat.declines = (*seat.declines, new)
-    events.append({"type": "declined", "player": seat.name, "race": h.race, "power": h.power})
+    events.add(Declined, player=seat.name, race=h.race, power=h.power)
     if not held:
         seat.declines = tuple(x for x in seat.declines if x is not new)
         banner_home(s, new, events)
@@ -449,14 +402,11 @@ def undo_ready(s: GameState, me: int) -> None:
     seat = s.seat_w(me)
     for rid, n in t.ready:
         s.area_w(rid).tokens += n
+    assert seat.active is not None
     seat.active.hand -= sum(n for _, n in t.ready)
-    g = None
-    for h in seat.declines:
-        if race_rule(h.race).conquers_in_decline:
-            g = h
-    for rid, n in t.ghoul_ready:
-        s.area_w(rid).tokens += n
+    g = ghouls.conqueror(s, me)
     if g is not None:
-        g.hand -= sum(n for _, n in t.ghoul_ready)
-    tw = s.turn_w()
-    tw.ready, tw.ghoul_ready = (), ()
+        rule = race_rule(g.race).in_decline
+        assert rule is not None
+        rule.on_decline_turn(s, me)
+    s.turn_w().ready = ()

@@ -18,10 +18,14 @@ form by value. A key missing in a language falls back to English.
 from __future__ import annotations
 
 import json
-import re
-from collections.abc import Callable, Iterator
-from functools import cache, lru_cache
+from collections.abc import Callable
+from functools import cache
 from pathlib import Path
+
+from .icu import ARG as _ARG
+from .icu import NAME_TYPES, plural_forms
+from .icu import compiled as _compiled
+from .icu import parts as _parts
 
 CATALOG_DIR = Path(__file__).resolve().parent / "catalogs"
 
@@ -34,7 +38,6 @@ DISCORD_LOCALES: dict[str, str] = {
     "no": "no", "sv-SE": "sv", "th": "th",
 }
 ALIASES = {"nb": "no", "nn": "no", "nb-NO": "no", "sv": "sv", "is-IS": "is"}
-NAME_TYPES = ("race", "power", "piece", "terrain")
 
 
 def _one_integer(n: int) -> str:
@@ -177,81 +180,7 @@ def name(kind: str, ident: str | None, lang: str | None = DEFAULT) -> str:
 
 
 # ---------------------------------------------------------------- message syntax
-
-_ARG = re.compile(r"\{\s*(\w+)\s*(?:,\s*(\w+)\s*(?:,(.*))?)?\}\Z", re.S)
-_FORM = re.compile(r"\s*(=\d+|\w+)\s*\{")
-
-
-def _parts(text: str) -> Iterator[tuple[str, str]]:
-    """Literal text and whole {...} arguments (braces nest inside plural forms)."""
-    depth, start = 0, 0
-    lit: list[str] = []
-    for i, ch in enumerate(text):
-        if ch == "{":
-            if depth == 0:
-                if lit:
-                    yield "text", "".join(lit)
-                lit, start = [], i
-            depth += 1
-        elif ch == "}" and depth:
-            depth -= 1
-            if depth == 0:
-                yield "arg", text[start:i + 1]
-        elif depth == 0:
-            lit.append(ch)
-        if depth < 0:
-            raise ValueError(f"unbalanced braces in {text!r}")
-    if depth:
-        raise ValueError(f"unbalanced braces in {text!r}")
-    if lit:
-        yield "text", "".join(lit)
-
-
-def plural_forms(body: str) -> dict[str, str]:
-    """`one {..} other {..}` -> {"one": "..", "other": ".."}."""
-    forms, i = {}, 0
-    body = body.strip()
-    while i < len(body):
-        m = _FORM.match(body, i)
-        if not m:
-            raise ValueError(f"bad plural forms {body!r}")
-        depth, j = 1, m.end()
-        while depth:
-            if j >= len(body):
-                raise ValueError(f"bad plural forms {body!r}")
-            depth += {"{": 1, "}": -1}.get(body[j], 0)
-            j += 1
-        forms[m.group(1)] = body[m.end():j - 1]
-        i = j
-        while i < len(body) and body[i].isspace():
-            i += 1
-    return forms
-
-
-@lru_cache(maxsize=8192)
-def _compiled(message: str) -> tuple[tuple[str, str, str | None, tuple[tuple[str, str], ...]],
-                                     ...]:
-    """A message parsed once: ("text", literal, None, ()) and ("arg", name, type, forms)
-    parts. Messages are a finite set (catalog templates and their plural forms), and parsing
-    them was most of what formatting cost (every reply formats dozens)."""
-    out: list[tuple[str, str, str | None, tuple[tuple[str, str], ...]]] = []
-    for kind, part in _parts(message):
-        if kind == "text":
-            out.append(("text", part, None, ()))
-            continue
-        m = _ARG.match(part)
-        if not m:
-            raise ValueError(f"bad argument {part!r}")
-        arg, typ, rest = m.group(1), m.group(2), m.group(3)
-        if typ in ("plural", "select"):
-            forms = tuple(plural_forms(rest or "").items())
-        elif typ is None or typ in NAME_TYPES:
-            forms = ()
-        else:
-            raise ValueError(f"unknown argument type {typ!r} in {message!r}")
-        out.append(("arg", arg, typ, forms))
-    return tuple(out)
-
+# (the parser is i18n/icu.py, which the engine shares for its English sentences)
 
 def format_message(message: str, lang: str, params: dict) -> str:
     out = []

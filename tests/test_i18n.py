@@ -11,7 +11,7 @@ import pytest
 import i18n
 from engine import data
 from engine.errors import MESSAGES, format_english
-from engine.events import EVENT_KINDS, PRIVATE_KINDS
+from engine.events import EVENT_KINDS, EVENT_TYPES, PRIVATE_KINDS
 
 ROOT = Path(__file__).resolve().parents[1]
 OTHERS = [lang for lang in i18n.LANGUAGES if lang != "en"]
@@ -91,9 +91,13 @@ def test_every_event_kind_and_refusal_has_a_sentence(lang: str) -> None:
 
 
 def test_engine_emits_only_typed_event_kinds() -> None:
+    # the engine records its events as engine.events models (events.add(Model, ...)), never
+    # as dicts
     source = "".join(p.read_text(encoding="utf-8") for p in (ROOT / "engine").glob("*.py"))
-    emitted = set(re.findall(r'"type": "(\w+)"', source))
-    assert emitted and emitted <= set(EVENT_KINDS)
+    assert not re.findall(r'"type": "(\w+)"', source)
+    built = set(re.findall(r"events\.add\((\w+),", source))
+    models = {cls.__name__ for cls in EVENT_TYPES.values()}
+    assert built and built <= models, built - models
 
 
 def test_english_refusals_are_the_engines_sentences() -> None:

@@ -24,12 +24,20 @@ def _imports(package: str) -> dict[str, set[str]]:
 
 
 def test_engine_imports_only_stdlib_and_pydantic() -> None:
+    # and i18n.icu, the message parser it shares with the catalogs (stdlib only itself)
     files = _imports("engine")
     assert files, "engine/ has no Python files"
-    allowed = set(sys.stdlib_module_names) | {"pydantic", "pydantic_core", "engine"}
+    allowed = set(sys.stdlib_module_names) | {"pydantic", "pydantic_core", "engine", "i18n"}
     for path, names in files.items():
         bad = names - allowed
         assert not bad, f"{path} imports {sorted(bad)}"
+    for path in (ROOT / "engine").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                assert not [a for a in node.names if a.name.split(".")[0] == "i18n"], path
+            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0 \
+                    and node.module.split(".")[0] == "i18n":
+                assert node.module == "i18n.icu", f"{path} imports {node.module}"
 
 
 def test_engine_has_no_global_random_or_io_libraries() -> None:

@@ -185,7 +185,7 @@ async def test_sigterm_while_the_workers_warm_up_is_quick_and_clean(
                LOG_LEVEL="INFO", RENDER_PROCESSES="2", PYTHONPATH=str(ROOT))
     proc = subprocess.Popen([sys.executable, "-m", "bot"], cwd=tmp_path, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    out, err = _Drain(proc.stdout), _Drain(proc.stderr)
+    _out, err = _Drain(proc.stdout), _Drain(proc.stderr)
     await fake_discord.wait_until(
         lambda: proc.poll() is not None or len(_descendants(proc.pid)) >= 3, timeout=60,
         what="the picture workers to start")

@@ -435,8 +435,8 @@ async def test_last_view_skips_a_new_lobby(service: GameService) -> None:
 async def test_defender_places_survivors(service: GameService) -> None:
     """An attacked player must place survivors at the end of the attacker's turn; they are
     the actor then, see a defender panel, and nobody else may act."""
-    out = await _started(service, seed=3)
-    rng = random.Random(3)
+    out = await _started(service, seed=4)
+    rng = random.Random(4)
     found = None
     for _ in range(3000):
         loaded = await service.view(CH)
@@ -447,9 +447,14 @@ async def test_defender_places_survivors(service: GameService) -> None:
         hostile = [a for a in legal if a["do"] == "conquer"
                    and obs["regions"].get(str(a["region"]), {}).get("owner") not in
                    (None, state.actor)]
-        pool = hostile or [a for a in legal if a["do"] in ("conquer", "pick", "deploy")] or legal
+        # (moves are left out: free since RULES §16 #34, a random walk would shuffle tokens)
+        pool = (hostile or [a for a in legal if a["do"] in ("conquer", "pick", "deploy")]
+                or [a for a in legal if a["do"] != "move"] or legal)
         step = await service.act(CH, _uid(out, state.actor), rng.choice(pool))
-        if any(e["type"] == "must_place" and "tokens" in e for e in step.events):
+        # another player's survivors, before the last round (play goes on after them)
+        attacker = step.state.players[step.state.current]
+        if any(e["type"] == "must_place" and "tokens" in e and e["player"] != attacker
+               for e in step.events) and step.state.round < step.state.board.rounds:
             found = step
             break
         if step.finished:

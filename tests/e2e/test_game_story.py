@@ -66,15 +66,16 @@ async def test_a_finished_game_tells_its_story(fake_discord: FakeDiscord,
         reveal = await fake.wait_for_message(ch, lambda m: "Final scores" in m.content,
                                              timeout=30)
         # the reveal: the end card in place of the ranking picture, and the replay
-        assert {"map.png", "final.png", "replay.png"} <= set(reveal.files)
+        assert {"map.png", "final.png", "replay.png"} <= set(reveal.files), reveal.files.keys()
         alts = {a.filename: a.description or "" for a in reveal.attachments}
-        assert all(s.name in alts["final.png"] for s in last.game.players)
+        assert all(s.name in alts["final.png"] for s in last.game.players), alts
         # every turn post: its map is the replay's frame of that turn, caption strip below
         posts = [m for m in fake.messages_in(ch) if "map.png" in m.files
                  and "'s turn ends" in m.content and m.created_at <= reveal.created_at]
         frames = _frames(reveal.files["replay.png"])
         n_turns = await reader.n_turns(game_id)
-        assert len(posts) == n_turns and n_turns <= len(frames) <= n_turns + 1
+        assert len(posts) == n_turns and n_turns <= len(frames) <= n_turns + 1, (
+            len(posts), n_turns, len(frames))
         maps = [Image.open(io.BytesIO(p.files["map.png"])).convert("RGB") for p in posts]
         width, height = maps[0].size
         for k in (0, len(maps) // 2, -1):
@@ -99,13 +100,13 @@ async def test_a_finished_game_tells_its_story(fake_discord: FakeDiscord,
         ranking = {r.player: r for r in (await bot.stories.of(last.game)).ranking}
         mine = ranking[next(s.name for s in last.game.players if s.user_id)]
         stats = await say(bob, "sw-me stats", member=ann)
-        assert stats.ephemeral and "1 finished game" in stats.content
+        assert stats.ephemeral and "1 finished game" in stats.content, stats.content
         assert ("1 win" in stats.content) == (mine.rank == 1)
-        assert "Best combo" in stats.content
+        assert "Best combo" in stats.content, stats.content
         none = await say(bob, "sw-me stats")
         assert none.ephemeral and "has no finished game" in none.content
         history = await say(ann, "sw-me history")
-        assert history.ephemeral and f"Game {game_id}" in history.content
+        assert history.ephemeral and f"Game {game_id}" in history.content, history.content
         picked = await fake.select(ann, history, "sw:hr", [str(game_id)])
         replay = await fake.wait_for_reply(picked, timeout=30)
         assert replay.ephemeral and "replay.png" in replay.files

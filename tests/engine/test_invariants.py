@@ -87,7 +87,7 @@ def _check_static(s) -> None:
         for h in holds:
             assert h.hand >= 0 and h.survivors >= 0
         assert sum(1 for h in seat.declines
-                   if not (h.power and engine.power_rule(h.power).spirit)) <= 1
+                   if not (h.power and engine.power_rule(h.power).extra_decline())) <= 1
     # every banner is somewhere exactly once: row, stack, or a player
     seen = [c.race for c in s.row] + list(s.banners)
     for seat in s.seats:

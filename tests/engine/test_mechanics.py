@@ -107,7 +107,7 @@ def test_pick_pays_one_coin_per_combo_above_and_collects() -> None:
     s2, ev = run(s, {"do": "pick", "player": "ann", "slot": 2})
     o = obs(s2, "ann")
     assert o["players"]["ann"]["coins"] == 2 - 2 + 4
-    assert [c["coins"] for c in o["row"][:2]] == [1, 1]
+    assert [c["coins_on_combo"] for c in o["row"][:2]] == [1, 1]
     assert o["row"][-1]["race"] == "Dwarves" and o["row"][-1]["power"] == "Flying"
     assert o["players"]["ann"]["hand"] == 6 + 4  # Skeletons 6 + Commando 4
     assert any(e["type"] == "drew" for e in ev)
@@ -696,14 +696,18 @@ def test_first_placement_sets_camps_and_heroes_up_anew() -> None:
     assert heroes == [1, 4]  # the second Hero went back to its first old spot
 
 
-def test_moves_keep_one_per_region_and_do_not_chain() -> None:
+def test_moves_keep_one_per_region_and_are_free() -> None:
+    # RULES §6.5 "freely", §16 #34: a region that took tokens may give, one that gave may take
     seats = {"ann": {"active": act("Ratmen", "Hill")}, "bob": {}}
     regions = {4: reg("ann", "Ratmen", 4), 8: reg("ann", "Ratmen", 1), 1: reg("ann", "Ratmen", 2)}
     s = engine.load_scenario(spec(seats, regions))
     s, _ = run(s, D("ann", 4, 3), D("ann", 1, 1))  # the readied tokens go back first
     refused(s, {"do": "move", "player": "ann", "from": 4, "to": 8, "count": 4}, "bad_count", "3")
+    refused(s, {"do": "move", "player": "ann", "from": 4, "to": 4, "count": 1}, "not_your_region",
+            "4")
     s, _ = run(s, {"do": "move", "player": "ann", "from": 4, "to": 8, "count": 2})
-    refused(s, {"do": "move", "player": "ann", "from": 8, "to": 1, "count": 1}, "move_chain", "8")
-    refused(s, {"do": "move", "player": "ann", "from": 1, "to": 4, "count": 1}, "move_chain", "4")
+    s, _ = run(s, {"do": "move", "player": "ann", "from": 8, "to": 1, "count": 1})
+    s, _ = run(s, {"do": "move", "player": "ann", "from": 1, "to": 4, "count": 1})
+    assert [obs(s)["regions"][r]["tokens"] for r in ("4", "8", "1")] == [3, 2, 2]
     s, _ = run(s, {"do": "move", "player": "ann", "from": 4, "to": 1, "count": 1})
-    assert [obs(s)["regions"][r]["tokens"] for r in ("4", "8", "1")] == [1, 3, 3]
+    assert [obs(s)["regions"][r]["tokens"] for r in ("4", "8", "1")] == [2, 2, 3]

@@ -99,8 +99,8 @@ def test_scenario_every_field_loads_into_the_observation():
     state = engine.load_scenario(full_spec())
     o = engine.observe(state, "ann")
     subset(o, {"round": 4, "rounds": 10, "current": "bob", "stage": "conquest",
-               "finished": False, "pending": [], "winner": None, "ranking": None})
-    assert [(c["race"], c["power"], c["coins"], c["cost"]) for c in o["row"]] == [
+               "finished": False, "pending": [], "winners": None, "ranking": None})
+    assert [(c["race"], c["power"], c["coins_on_combo"], c["cost"]) for c in o["row"]] == [
         (c["race"], c["power"], c["coins"], i) for i, c in enumerate(FULL_ROW)]
     ann, bob = o["players"]["ann"], o["players"]["bob"]
     assert list(o["players"]) == ["ann", "bob"]  # seat order
@@ -155,9 +155,9 @@ def test_scenario_stack_is_the_next_draw_and_coins_move_up():
     assert obs(state)["stage"] == "pick"
     state = act(state, pick("ann", 0))
     row = obs(state, "ann")["row"]
-    assert [(c["race"], c["coins"]) for c in row[:5]] == [
+    assert [(c["race"], c["coins_on_combo"]) for c in row[:5]] == [
         ("Dwarves", 1), ("Giants", 0), ("Wizards", 2), ("Humans", 0), ("Trolls", 0)]
-    assert (row[5]["race"], row[5]["power"], row[5]["coins"]) == ("Halflings", "Heroic", 0)
+    assert (row[5]["race"], row[5]["power"], row[5]["coins_on_combo"]) == ("Halflings", "Heroic", 0)
     # Elves 6 + Forest 4 = 10 tokens in hand
     assert hand(state, "ann") == 10
 

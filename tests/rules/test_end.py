@@ -57,20 +57,20 @@ def test_ranking_by_coins():
     state = finish(last_turn(), "bob")
     o = obs(state)
     assert names(o["ranking"])[:2] == ["ann", "bob"]  # 20 > 15
-    assert names(o["winner"]) == ["ann"]
+    assert names(o["winners"]) == ["ann"]
 
 
 def test_ranking_by_coins_other_way():
     state = finish(last_turn(ann_coins=10), "bob")
     o = obs(state)
     assert names(o["ranking"])[:2] == ["bob", "ann"]  # 15 > 10
-    assert names(o["winner"]) == ["bob"]
+    assert names(o["winners"]) == ["bob"]
 
 
 def test_tie_broken_by_tokens_on_board():
     # both end on 15 coins; ann has 2 tokens on the board, bob 1
     state = finish(last_turn(ann_coins=15), "bob")
-    assert names(obs(state)["winner"]) == ["ann"]
+    assert names(obs(state)["winners"]) == ["ann"]
     assert names(obs(state)["ranking"])[:2] == ["ann", "bob"]
 
 
@@ -80,13 +80,13 @@ def test_tie_break_counts_decline_tokens():
                6: r("bob", "Ratmen", 1)}
     state = finish(last_turn(ann_coins=15, regions=regions,
                              ann_decline=[{"race": "Orcs", "power": "Forest"}]), "bob")
-    assert names(obs(state)["winner"]) == ["ann"]
+    assert names(obs(state)["winners"]) == ["ann"]
 
 
 def test_full_tie_is_shared():
     regions = {2: r("ann", "Humans", 1), 6: r("bob", "Ratmen", 1)}
     state = finish(last_turn(ann_coins=15, regions=regions), "bob")
-    assert sorted(names(obs(state)["winner"])) == ["ann", "bob"]
+    assert sorted(names(obs(state)["winners"])) == ["ann", "bob"]
 
 
 def test_game_over_event():
@@ -170,7 +170,7 @@ def test_ranking_lists_every_player_three_seats():
     assert o["finished"] is True
     ranking = names(o["ranking"])
     assert sorted(ranking) == ["ann", "bob", "cid"]
-    assert ranking[0] == "bob" and names(o["winner"]) == ["bob"]
+    assert ranking[0] == "bob" and names(o["winners"]) == ["bob"]
 
 
 def test_three_seat_round_advances_after_the_third_player():
@@ -197,4 +197,4 @@ def test_tie_break_ignores_tokens_in_hand():
                        "6": {"owner": "bob", "race": "Ratmen", "tokens": 2}}
     state = load(spec)
     state = finish(state, "bob")  # bob: 14 + 1 = 15
-    assert names(obs(state)["winner"]) == ["bob"]
+    assert names(obs(state)["winners"]) == ["bob"]

@@ -111,7 +111,7 @@ def test_random_game_keeps_the_invariants(board_id, seed):
         assert steps < 6000, "game does not end"
     o = obs(state)
     assert o["finished"] is True and o["round"] == rounds
-    assert o["ranking"] is not None and o["winner"] is not None
+    assert o["ranking"] is not None and o["winners"] is not None
     # the winner has the most coins (§9)
     final = {p: obs(state, p)["players"][p]["coins"] for p in players}
     ranking = [x if isinstance(x, str) else x.get("player") for x in o["ranking"]]

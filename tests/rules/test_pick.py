@@ -30,7 +30,7 @@ from .helpers import (
 
 def combos(state):
     # coins lying on combos, as a seated player's observation shows them (DESIGN "row")
-    return [(c["race"], c["power"], c["coins"]) for c in obs(state, "ann")["row"]]
+    return [(c["race"], c["power"], c["coins_on_combo"]) for c in obs(state, "ann")["row"]]
 
 
 def test_e1_merchant_skeletons_in_slot_2_pays_2_and_gets_8_tokens():

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import engine
+
 from .helpers import (
     LT,
     abandon,
@@ -372,6 +374,21 @@ def test_e3_skeletons_two_non_empty_give_one():
     state = act(state, conquer("ann", 7), conquer("ann", 2))  # 3 + 3
     state = finish(state, "ann")
     assert total(state, "ann") == 10  # floor(2 / 2) = 1 new Skeleton
+
+
+def test_skeletons_bonus_counts_for_the_deploy_that_ends_the_conquests():
+    # §10.10, §12.1 step 5: the first deploy ends the conquests, which hands out the new
+    # Skeleton, so that deploy may already place it
+    state = skeletons(8, {7: LT})
+    state = act(state, conquer("ann", 7), conquer("ann", 2))  # 3 + 3: 2 left, 1 to come
+    assert hand(state, "ann") == 2
+    legal = engine.legal_actions(state)
+    assert any(a.do == "deploy" and a.region == 7 and a.count == 3 for a in legal)
+    assert not any(a.do == "deploy" and a.count == 4 for a in legal)
+    refuse(state, deploy("ann", 7, 4), 4)
+    state = act(state, deploy("ann", 7, 3))
+    assert tokens(state, 7) == 6 and hand(state, "ann") == 0
+    assert total(state, "ann") == 10
 
 
 def test_skeletons_one_non_empty_gives_none():

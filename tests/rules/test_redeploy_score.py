@@ -51,6 +51,18 @@ def test_move_needs_no_adjacency():
     assert tokens(state, 18) == 3 and tokens(state, 14) == 1
 
 
+def test_moves_are_free_in_any_order():
+    # §6.5 "freely", §16 #34: a region that received tokens by a move may give again, and
+    # one that gave may receive; only a move to the same region is refused (a no-op)
+    state = act(redeploy_state(), move("ann", 14, 12, 2))  # 14: 1, 12: 3
+    state = act(state, move("ann", 12, 18, 1))  # 12 received, now gives
+    state = act(state, move("ann", 18, 14, 1))  # 14 gave, now receives
+    assert (tokens(state, 12), tokens(state, 14), tokens(state, 18)) == (2, 2, 1)
+    legal = engine.legal_actions(state)
+    assert any(a.do == "move" and a.from_ == 12 and a.to == 14 for a in legal)
+    refuse(state, move("ann", 12, 12, 1), 12)
+
+
 def test_deploy_from_hand():
     state = act(redeploy_state(), deploy("ann", 18, 2))  # hand 5 - 3 = 2
     assert tokens(state, 18) == 3 and hand(state, "ann") == 0

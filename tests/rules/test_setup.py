@@ -94,7 +94,7 @@ def test_rounds_per_board(board_id, rounds):
     assert o["round"] == 1
     assert o["current"] == PLAYERS[board_id][0]  # first seat starts every round
     assert o["finished"] is False
-    assert o["winner"] is None and o["ranking"] is None
+    assert o["winners"] is None and o["ranking"] is None
 
 
 def test_public_view_hides_coins_but_player_view_shows_own():
@@ -129,7 +129,7 @@ def test_scenario_row_is_shown_with_costs_and_coins():
         ("Ratmen", "Spirit"), ("Elves", "Heroic"), ("Skeletons", "Merchant"),
     ]
     assert [c["cost"] for c in row] == [0, 1, 2, 3, 4, 5]
-    assert [c["coins"] for c in row] == [0, 0, 0, 1, 0, 2]
+    assert [c["coins_on_combo"] for c in row] == [0, 0, 0, 1, 0, 2]
 
 
 def test_dump_and_load_state_round_trip():

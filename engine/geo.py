@@ -1,0 +1,55 @@
+"""Board facts the rules read often (precomputed once per board), and what a scoring hook sees."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from . import data
+
+
+@dataclass(frozen=True, slots=True)
+class Geo:
+    """Board facts the rules read often, precomputed once per board."""
+
+    n: int
+    nbrs: tuple[frozenset[int], ...]
+    terrain: tuple[str, ...]
+    water: tuple[bool, ...]
+    mountain: tuple[bool, ...]
+    cavern: tuple[bool, ...]
+    magic: tuple[bool, ...]
+    mine: tuple[bool, ...]
+    entry: tuple[bool, ...]
+    coastal: tuple[bool, ...]
+    caverns: frozenset[int]
+
+    @classmethod
+    def of(cls, board: data.Board) -> Geo:
+        regs = board.regions
+        water = tuple(r.is_water for r in regs)
+        return cls(
+            n=len(regs),
+            nbrs=tuple(frozenset(r.neighbours) for r in regs),
+            terrain=tuple(r.terrain for r in regs),
+            water=water,
+            mountain=tuple(r.terrain == "mountain" for r in regs),
+            cavern=tuple("cavern" in r.symbols for r in regs),
+            magic=tuple("magic_source" in r.symbols for r in regs),
+            mine=tuple("mine" in r.symbols for r in regs),
+            entry=tuple(r.entry for r in regs),
+            coastal=tuple(
+                (not water[r.id]) and any(water[n] for n in r.neighbours) for r in regs
+            ),
+            caverns=frozenset(r.id for r in regs if "cavern" in r.symbols),
+        )
+
+
+@dataclass(slots=True)
+class Income:
+    """What a scoring hook may look at: the race's regions and this turn's conquests."""
+
+    geo: Geo
+    regions: tuple[int, ...]
+    n_nonempty: int
+    first_turn: bool
+    fortresses: int
