@@ -179,7 +179,7 @@ class SmallWorldBot(commands.Bot):
         self.service = GameService(self.store, clock=self.settings.clock_rules())
         self.languages = Languages(self.store)
         self.service.dm_language = self._dm_language  # coin DMs in each reader's language
-        self.leagues = LeagueService(self.store)
+        self.leagues = LeagueService(self.store, self.service)
         self.dms = Dms(self, self.store, self.languages)
         self.announcer = Announcer(self, self.service, self.dms)
         self.components = Flow(self.service, self.announcer, self.languages, self.is_mod)

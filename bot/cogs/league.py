@@ -407,7 +407,6 @@ class LeagueCog(commands.Cog):
     async def _begin(self, lg: League, by: int | None, *, force: bool) -> list[str]:
         """Handle no-shows and start each table's game; its start is the table's turn post."""
         number, tables = await self.leagues.begin_round(lg, by, force=force)
-        service = self.bot.service
         lang = await server_language(self.bot, lg.guild_id)
         report = []
         for t in tables:
@@ -421,8 +420,8 @@ class LeagueCog(commands.Cog):
                 report.append(i18n.t("league.begin.report_cancelled", lang, table=t.table,
                                      channel=t.game.channel_id))
                 continue
-            out = await service.start(t.game.channel_id, by or t.game.opener_id or 0,
-                                      is_mod=True)
+            out = t.outcome
+            assert out is not None  # a table that was not cancelled has started
             glang = of_game(t.game)
             head = [i18n.t("league.begin.table", glang, round=number, table=t.table), *lines]
             if out.panel is not None and out.panel.actor_id:

@@ -10,6 +10,7 @@ from typing import Any
 
 import i18n
 from bot.clock import format_duration
+from bot.game.service import GameService
 from bot.league import tables
 from bot.league.audit import AuditEntry
 from bot.league.models import (
@@ -39,10 +40,14 @@ from bot.store import (
 
 class LeagueBase:
     """Leagues, seasons, registration and settings, on top of the store's league methods;
-    results, rounds and LeagueService build on it. `now` is the clock (tests set it)."""
+    results, rounds and LeagueService build on it. `games` is the game service: the league
+    changes a lobby only through its sessions (bot.game.core). `now` is the clock (tests set
+    it)."""
 
-    def __init__(self, store: Store, *, now: Callable[[], datetime] | None = None) -> None:
+    def __init__(self, store: Store, games: GameService, *,
+                 now: Callable[[], datetime] | None = None) -> None:
         self.store = store
+        self.games = games
         self.now = now or (lambda: datetime.now(UTC))
 
     # -- leagues -------------------------------------------------------------------------

@@ -45,7 +45,7 @@ async def _installation(url: str) -> dict[int, dict]:
     -> game id -> its current engine state."""
     store = await open_store(url)
     try:
-        leagues = LeagueService(store)
+        leagues = LeagueService(store, GameService(store))
         lg = await leagues.create_league(1, "Friday", 9)
         await leagues.start_season(lg, "Spring", 9)
         for uid in (1, 2):

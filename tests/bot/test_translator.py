@@ -38,7 +38,7 @@ async def payload(tmp_path: Path) -> list[dict]:
     bot = commands.Bot(command_prefix="!", intents=discord.Intents.default())
     store = await open_store(f"sqlite:///{tmp_path / 'cmds.db'}")
     bot.store, bot.service = store, GameService(store)  # type: ignore[attr-defined]
-    bot.leagues = LeagueService(store)  # type: ignore[attr-defined]
+    bot.leagues = LeagueService(store, bot.service)  # type: ignore[attr-defined]
     try:
         for ext in EXTENSIONS:
             await bot.load_extension(ext)

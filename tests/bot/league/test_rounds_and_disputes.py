@@ -120,9 +120,11 @@ async def test_no_show_replaced_by_substitute_and_only_the_table_joins(
     from bot.league import round_turn_limit
     left = (datetime(2026, 11, 30, 18, 0, tzinfo=UTC) - clock.t).total_seconds()
     assert small_begun.game.options["clock"]["limit"] == round_turn_limit(left, 3)
-    out = await games.start(small.channel_id, MOD, is_mod=True)
-    assert len(out.game.players) == 3
+    out = small_begun.outcome  # begin_round started the game: its start, for the Announcer
+    assert out is not None and out.turn_started and out.game.status is GameStatus.ACTIVE
+    assert len(out.game.players) == 3 and out.panel is not None
     assert out.game.options["clock"]["limit"] == round_turn_limit(left, 3)
+    assert (await store.get_game(big.game_id)).status is GameStatus.ACTIVE
     with pytest.raises(LeagueError, match="No round is waiting"):
         await leagues.begin_round(lg, MOD, force=True)
     noshow = [e for e in await leagues.audit_log(lg) if e.action == "no-show"]
@@ -141,6 +143,7 @@ async def test_no_show_without_substitute_gets_an_ai_seat_or_shrinks(store, leag
     assert begun[0].ai_seats == ("AI 1", "AI 2", "AI 3")
     game = begun[0].game
     assert {s.user_id for s in game.players} == {0} and begun[0].cancelled
+    assert begun[0].outcome is None and game.status is GameStatus.ENDED
     assert {s.ai for s in game.players} == {"normal"}  # played by the clock's AI
     assert (await store.get_game(game.id)).status is GameStatus.ENDED
     # without AI fill, a table with two players left still plays, one player is cancelled
@@ -300,7 +303,7 @@ async def test_ai_seats_fill_a_table_and_never_earn_anything(store, leagues, gam
         await games.join(t.channel_id, uid, f"user{uid}")
     (_, begun) = await leagues.begin_round(lg, MOD, force=True)
     assert begun[0].ai_seats == ("AI 1",) and begun[0].no_shows == ()
-    await games.start(t.channel_id, MOD, is_mod=True)
+    assert begun[0].game.status is GameStatus.ACTIVE  # begin_round started it
     out = await _play_out(games, t.channel_id)
     assert len(out.state.ranking) == 3
     st = await leagues.standings(lg)

@@ -415,7 +415,7 @@ async def test_results_from_before_the_migration_are_rated(tmp_path: Path) -> No
     store = await open_store(str(db))
     try:
         assert await store.schema_version() >= 5
-        lg_service = LeagueService(store)
+        lg_service = LeagueService(store, GameService(store))
         lg = await lg_service.league(1)
         st = await lg_service.standings(lg, "S1")
         from bot.league.standings import Placing, PlayedGame
