@@ -23,7 +23,7 @@ DIALECTS = ("sqlite", "postgresql")
 # Tables in an order that satisfies their foreign keys (copying, verifying).
 TABLES = (
     "games", "actions", "snapshots", "deadlines", "guild_settings",
-    "leagues", "seasons", "registrations", "league_games", "league_results",
+    "leagues", "seasons", "registrations", "league_games", "league_results", "league_timers",
     "game_messages", "user_settings", "language_settings", "outbox",
 )
 
