@@ -22,7 +22,7 @@ from openskill.models import PlackettLuce
 from PIL import Image, ImageChops
 
 from bot.app import SmallWorldBot
-from bot.cogs.league import FOOTER
+from bot.chat.league_texts import FOOTER
 from bot.settings import Settings
 from render.standings import StandingsLine, standings_png
 

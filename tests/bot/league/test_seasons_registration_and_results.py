@@ -353,7 +353,7 @@ async def test_concurrent_recording_writes_once(store: Store, leagues: LeagueSer
 async def test_embed_and_texts(store: Store, leagues: LeagueService) -> None:
     from types import SimpleNamespace
 
-    from bot.cogs.league import rating_text, result_text, standings_embed
+    from bot.chat.league_texts import rating_text, result_text, standings_embed
 
     lg = await _season(leagues, ANN, BOB, CID)
     gid = await _finished_game(store, leagues, lg, CH, [(ANN, 1, 30), (BOB, 2, 25), (CID, 3, 9)])
