@@ -24,6 +24,7 @@ from bot import pictures
 from bot.chat.announce import Announcer
 from bot.chat.dms import Dms
 from bot.chat.flow import Flow
+from bot.chat.league_posts import LeaguePosts
 from bot.clock import Dispatch, Scheduler
 from bot.game import ai_worker
 from bot.game.autoplay import AutoPlayer
@@ -31,6 +32,7 @@ from bot.game.results import Outcome
 from bot.game.service import GameService
 from bot.language import Languages, of_game
 from bot.league import LeagueService
+from bot.league.clock import LeagueClock
 from bot.settings import Settings
 from bot.store import GameRow, Store, open_store
 from bot.translator import CatalogTranslator
@@ -86,6 +88,8 @@ class SmallWorldBot(commands.Bot):
     components: Flow
     deadline_kinds: Dispatch
     autoplayer: AutoPlayer
+    league_posts: LeaguePosts
+    league_clock: LeagueClock
     scheduler: Scheduler
 
     def __init__(self, settings: Settings, **options: Any) -> None:
@@ -187,6 +191,9 @@ class SmallWorldBot(commands.Bot):
         self.deadline_kinds = Dispatch(self.store)
         self.autoplayer = AutoPlayer(self.service, self._post, self.dms.remind)
         self.autoplayer.register(self.deadline_kinds)
+        self.league_posts = LeaguePosts(self, self.leagues, self.announcer, self.languages)
+        self.league_clock = LeagueClock(self.leagues, self.league_posts)
+        self.league_clock.register(self.deadline_kinds)
         for ext in EXTENSIONS:
             await self.load_extension(ext)
         await self.tree.set_translator(CatalogTranslator())
@@ -206,18 +213,21 @@ class SmallWorldBot(commands.Bot):
         await self.announcer.announce(outcome)
 
     async def _start_clock(self) -> None:
-        """AI seats and turn limits: one scheduler for every game's deadlines, started once
-        the bot is connected; deadlines that passed while it was down fire right away."""
+        """AI seats, turn limits, league round windows and weekly summaries: one scheduler
+        for every deadline, started once the bot is connected; deadlines that passed while
+        it was down fire right away."""
         await self.wait_until_ready()
         shards = self.settings.shards()
         self.scheduler = Scheduler(self.store, self.deadline_kinds, shards=shards)
         self.service.deadlines_changed = self.scheduler.wake
+        self.leagues.timers.changed = self.scheduler.wake
         owed = await self.announcer.recover(shards)
         if owed:
             log.info("posted what %d game(s) were owed from before the restart", owed)
         n = await self.service.sync_all(shards=shards)
+        timed = await self.leagues.timers.arm_all(shards)
         self.scheduler.start()
-        log.info("clock started (%d active games)", n)
+        log.info("clock started (%d active games, %d leagues with timers)", n, timed)
 
     async def _warm_pictures(self) -> None:
         """Draw each board once in each drawing worker so the first real map is quick."""

@@ -11,11 +11,9 @@ See bot.league for the season flow and bot.league.standings for the formulas.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import io
 import logging
 import random
-from datetime import timedelta
 from typing import Any
 
 import discord
@@ -26,7 +24,6 @@ import i18n
 from bot.app import SmallWorldBot
 from bot.chat.league_texts import (
     audit_text,
-    begun_lines,
     days_named,
     help_text,
     player_text,
@@ -36,7 +33,6 @@ from bot.chat.league_texts import (
     standings_embed,
     standings_picture,
 )
-from bot.errors import ServiceError
 from bot.language import of_game, reply_language
 from bot.league import (
     AUDIT_ACTIONS,
@@ -51,7 +47,6 @@ from bot.ui import NO_MENTIONS, display_name, is_moderator, send
 log = logging.getLogger(__name__)
 
 Choice = app_commands.Choice
-TICK_SECONDS = 60.0
 
 
 def _guild(interaction: discord.Interaction) -> int:
@@ -91,7 +86,6 @@ class LeagueCog(commands.Cog):
         self.bot = bot
         self.leagues = bot.leagues
         self._rng = random.SystemRandom()
-        self._ticker: asyncio.Task[None] | None = None
 
     async def cog_load(self) -> None:
         service = self.bot.service
@@ -104,7 +98,6 @@ class LeagueCog(commands.Cog):
         else:
             if missed:
                 log.info("recorded %d league results missed earlier", len(missed))
-        self._ticker = asyncio.create_task(self._tick_loop())
 
     async def cog_unload(self) -> None:
         service = self.bot.service
@@ -112,10 +105,6 @@ class LeagueCog(commands.Cog):
             service.seat_checks.remove(self.leagues.check_seat)
         if self._finished in service.finish_listeners:
             service.finish_listeners.remove(self._finished)
-        if self._ticker is not None:
-            self._ticker.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._ticker
 
     # -- helpers --------------------------------------------------------------------------
 
@@ -148,79 +137,6 @@ class LeagueCog(commands.Cog):
         the channel right after the game's final reveal."""
         rec = await self.leagues.record(game.id)
         return None if rec is None else result_text(rec, of_game(game))
-
-    async def _channel(self, channel_id: int) -> Any:
-        ch = self.bot.get_channel(channel_id)
-        if ch is None:
-            ch = await self.bot.fetch_channel(channel_id)
-        return ch
-
-    # -- the ticker: start windows and weekly summaries -------------------------------------
-
-    async def _tick_loop(self) -> None:
-        await self.bot.wait_until_ready()
-        while True:
-            try:
-                await self.tick()
-            except Exception:
-                log.exception("league tick failed")
-            await asyncio.sleep(TICK_SECONDS)
-
-    async def tick(self) -> None:
-        """Begin every round whose start window closed; post due weekly summaries."""
-        now = self.leagues.now()
-        # with several processes, each begins the rounds and posts the summaries of the
-        # guilds on its own shards (the others cannot post there)
-        shards = self.bot.settings.shards()
-        for lid, gid, name in await self.bot.store.due_league_rounds(
-                now.isoformat().replace("+00:00", "Z")):
-            if shards is not None and not shards.serves(gid):
-                continue
-            try:
-                await self._begin(League(lid, gid, name), None, force=False)
-            except ServiceError as exc:
-                log.info("league %s: round not begun: %s", lid, exc.message)
-        for lg, channel_id in await self.leagues.summaries_due(timedelta(days=7), shards=shards):
-            try:
-                st = await self.leagues.standings(lg)
-                lang = await server_language(self.bot, lg.guild_id)
-                png = await asyncio.to_thread(standings_picture, st, lang)
-                ch = await self._channel(channel_id)
-                await ch.send(i18n.t("league.weekly", lang, league=lg.name,
-                                     season=st.season.name),
-                              embed=standings_embed(st, lang=lang),
-                              file=discord.File(io.BytesIO(png), "standings.png"),
-                              allowed_mentions=NO_MENTIONS)
-            except (discord.HTTPException, ServiceError) as exc:
-                log.warning("weekly summary of league %s failed: %s", lg.id, exc)
-
-    async def _begin(self, lg: League, by: int | None, *, force: bool) -> list[str]:
-        """Handle no-shows and start each table's game; its start is the table's turn post."""
-        number, tables = await self.leagues.begin_round(lg, by, force=force)
-        lang = await server_language(self.bot, lg.guild_id)
-        report = []
-        for t in tables:
-            lines = begun_lines(t, of_game(t.game))
-            if t.cancelled:
-                if await self.bot.store.game_message(t.game.id) is None:
-                    ch = await self._channel(t.game.channel_id)
-                    await ch.send("\n".join(lines), allowed_mentions=NO_MENTIONS)
-                else:
-                    await self.bot.announcer.retire(t.game, "\n".join(lines))
-                report.append(i18n.t("league.begin.report_cancelled", lang, table=t.table,
-                                     channel=t.game.channel_id))
-                continue
-            out = t.outcome
-            assert out is not None  # a table that was not cancelled has started
-            glang = of_game(t.game)
-            head = [i18n.t("league.begin.table", glang, round=number, table=t.table), *lines]
-            if out.panel is not None and out.panel.actor_id:
-                head.append(i18n.t("league.begin.your_turn", glang, user=out.panel.actor_id))
-            out.lead(*head)  # AI seats are played by the clock's scheduler from here
-            await self.bot.announcer.announce(out, picture=True)
-            report.append(i18n.t("league.begin.report_started", lang, table=t.table,
-                                 channel=t.game.channel_id, n=len(t.no_shows)))
-        return report
 
     # -- autocomplete ---------------------------------------------------------------------
 
@@ -398,20 +314,7 @@ class LeagueCog(commands.Cog):
             seed=lambda: self._rng.randrange(1, 2**31))
         lang = await self._public(interaction)
         await send(interaction, round_text(started, lang), allowed_mentions=NO_MENTIONS)
-        for t in started.tables:
-            game = await self.bot.store.get_game(t.game_id)
-            if game is None:
-                continue
-            try:
-                header = i18n.t("league.round.lobby", of_game(game), league=started.league.name,
-                                round=started.number, date=started.deadline[:10],
-                                time=started.deadline[11:16])
-                await self.bot.announcer.post_lobby(
-                    None, game, header, mentions=discord.AllowedMentions(
-                        users=[discord.Object(id=u) for u in t.players], everyone=False,
-                        roles=False))
-            except discord.HTTPException as exc:
-                log.warning("could not post the lobby of game %s: %s", t.game_id, exc)
+        await self.bot.league_posts.round_started(started)
 
     @round.command(name="begin", description="Replace no-shows and start the round's games "
                                              "(organisers; automatic when the window closes)")
@@ -424,7 +327,8 @@ class LeagueCog(commands.Cog):
         await self._require_organiser(interaction, lg, "round_begin")
         await self.leagues.round_to_begin(lg, force=force)  # refusals stay ephemeral
         await interaction.response.defer(thinking=True)
-        report = await self._begin(lg, interaction.user.id, force=force)
+        number, tables = await self.leagues.begin_round(lg, interaction.user.id, force=force)
+        report = await self.bot.league_posts.round_begun(lg, number, tables, interaction.user.id)
         await send(interaction, i18n.t("league.round_begun", await self._public(interaction),
                                        league=lg.name) + "\n" + "\n".join(report),
                    allowed_mentions=NO_MENTIONS)

@@ -104,6 +104,7 @@ class LeagueRounds(LeagueResults):
                 deadline=deadline, games=games, sat_out=sitting)
         except ChannelBusy:
             raise LeagueError.said("league.err.table_taken") from None
+        await self.timers.arm(league.id)  # the round begins when its start window closes
         out = tuple(RoundTable(i, gid, ch, t.players, t.ai_seats)
                     for i, (gid, t, ch) in enumerate(zip(ids, plan.tables, free, strict=False), 1))
         await self.audit(league, by=by, action="round start", season=season,
@@ -143,6 +144,7 @@ class LeagueRounds(LeagueResults):
         season, rnd = await self.round_to_begin(league, force=force)
         if not await self.store.mark_round_begun(rnd.id, iso(self.now())):
             raise LeagueError.said("league.err.just_begun", round=rnd.number)
+        await self.timers.arm(league.id)  # begun: its window's timer goes
         conf = await self.settings(league)
         prefs = await self.store.registration_prefs(season.id)
         tables_of_round = []

@@ -62,7 +62,6 @@ from bot.store.rows import (
     Season,
     Seat,
     Shards,
-    SummaryChannel,
 )
 from bot.store.sqlite import SqliteStore, sqlite_single_bot
 
@@ -80,7 +79,7 @@ __all__ = [
     "ChannelBusy", "Driver", "Duplicate", "GameLog", "GameNotFound", "GameRow", "GameStatus",
     "League", "LeagueGameFlags", "NotChanged", "OwedDM", "PostgresStore", "Registration",
     "RegistrationPrefs", "ResultRow", "RoundRow", "Season", "Seat", "Shards", "SqliteStore",
-    "Store", "StoreError", "StoreUnavailable", "SummaryChannel", "Tx", "VersionConflict",
+    "Store", "StoreError", "StoreUnavailable", "Tx", "VersionConflict",
     "Write", "database_path", "dialect_of", "now", "open_store", "sqlite_single_bot", "_dumps",
     "_migrations",
 ]

@@ -228,15 +228,6 @@ class AuditRow:
     at: str
 
 
-@dataclass(frozen=True, slots=True)
-class SummaryChannel:
-    """A league that posts a weekly summary: where, and when it last did."""
-
-    league: League
-    channel_id: int
-    summary_at: str | None
-
-
 GAME_COLUMNS = (
     "id, guild_id, channel_id, status, board, seed, players, options, opener_id, version,"
     " created_at, started_at, finished_at, revision"

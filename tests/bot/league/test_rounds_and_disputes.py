@@ -1,7 +1,7 @@
 """League rounds and disputes on a real SQLite file and a real PostgreSQL server, with the
 real GameService: tables and lobbies, the start window, no-shows replaced by substitutes or
 AI seats, a kicked member recorded last, void / award / re-open with the audit log,
-organiser role, weekly summaries."""
+organiser role, the timers of round windows and weekly summaries."""
 
 from __future__ import annotations
 
@@ -265,22 +265,44 @@ async def test_organiser_role_and_settings(store, leagues) -> None:
     assert log[0].action == "settings" and "table_size: 4 → 5" in log[0].detail
 
 
-async def test_weekly_summary_is_due_once_a_week(store, leagues, clock) -> None:
+async def test_the_weekly_summary_is_due_once_a_week(store, leagues, clock) -> None:
+    """The summary's timer (bot.league.timers): armed when a summary channel is set for an
+    open season, due at once when none was posted, then a week after the last one; a claim
+    marks it posted once; no channel or no open season, no timer."""
     lg = await _league(leagues, [1], sub=False)
-    assert await leagues.summaries_due() == []
+    assert await store.league_timers(lg.id) == []
     await leagues.configure(lg, MOD, {"summary_channel": 999})
-    assert [(x.id, ch) for x, ch in await leagues.summaries_due()] == [(lg.id, 999)]
-    assert await leagues.summaries_due() == []
-    clock.t += timedelta(days=7)
-    assert len(await leagues.summaries_due()) == 1
+    (timer,) = await store.league_timers(lg.id)
+    assert (timer.kind, timer.due_at) == ("summary", clock.t.timestamp())
+    assert await leagues.claim_summary(lg) == 999
+    assert await leagues.claim_summary(lg) is None  # posted: not again this week
+    (timer,) = await store.league_timers(lg.id)
+    assert timer.due_at == (clock.t + timedelta(days=7)).timestamp()
+    clock.t += timedelta(days=3)
+    await leagues.configure(lg, MOD, {"table_size": 3})  # a re-arm keeps the due time
+    assert await store.league_timers(lg.id) == [timer]
+    assert await leagues.claim_summary(lg) is None
+    clock.t += timedelta(days=4)
+    assert await leagues.claim_summary(lg) == 999
+    await leagues.configure(lg, MOD, {"summary_channel": None})
+    assert await store.league_timers(lg.id) == []
+    assert await leagues.claim_summary(lg) is None
+    await leagues.configure(lg, MOD, {"summary_channel": 998})
+    (timer,) = await store.league_timers(lg.id)
+    assert timer.due_at == (clock.t + timedelta(days=7)).timestamp()  # a week after the last
+    await leagues.end_season(lg, MOD)
+    assert await store.league_timers(lg.id) == []
 
 
-async def test_due_rounds_for_the_ticker(store, leagues, clock) -> None:
+async def test_a_round_window_is_a_timer_until_the_round_begins(store, leagues, clock) -> None:
     lg = await _league(leagues)
     await leagues.start_round(lg, MOD, guild_id=GUILD, seed=lambda: next(seeds))
-    assert await store.due_league_rounds("2026-11-23T18:29:00Z") == []
-    assert await store.due_league_rounds("2026-11-23T18:31:00Z") == [(lg.id, GUILD,
-                                                                       "Friday League")]
+    (timer,) = await store.league_timers(lg.id)
+    assert timer.kind == "round"
+    assert timer.due_at == datetime(2026, 11, 23, 18, 30, tzinfo=UTC).timestamp()
+    clock.t += timedelta(minutes=31)
+    await leagues.begin_round(lg, None)
+    assert await store.league_timers(lg.id) == []
 
 
 def test_round_turn_limit_fits_the_game_into_the_deadline() -> None:
