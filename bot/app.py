@@ -41,7 +41,7 @@ from bot.ui import is_moderator, report_error
 log = logging.getLogger(__name__)
 
 EXTENSIONS: tuple[str, ...] = ("bot.cogs.game", "bot.cogs.mod", "bot.cogs.language",
-                              "bot.cogs.admin", "bot.cogs.league")
+                              "bot.cogs.admin", "bot.cogs.league", "bot.cogs.league_mod")
 # discord.py runs each slash command and each component click in a task named like this
 HANDLER_TASKS = ("CommandTree-invoker", "discord-ui-view-dispatch-", "discord-ui-dynamic-item-",
                  "discord-ui-modal-dispatch-")

@@ -5,7 +5,7 @@ language; the cogs and the league's posts (bot.chat.league_posts) send them."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
 
 import discord
 
@@ -15,10 +15,13 @@ from bot.league import (
     START_RATING,
     AuditEntry,
     League,
+    LeagueSettings,
     PlayerCard,
     RatingCard,
     Recorded,
+    Registration,
     RoundStarted,
+    Season,
     Standings,
     TableBegun,
 )
@@ -127,7 +130,8 @@ def standings_picture(st: Standings, lang: str = i18n.DEFAULT) -> bytes:
                          standings_lines(st), i18n.t("league.pic.footer", lang), lang)
 
 
-def rating_text(card: RatingCard, member: Any, lang: str = i18n.DEFAULT) -> str:
+def rating_text(card: RatingCard, member: discord.abc.User, lang: str = i18n.DEFAULT
+                ) -> str:
     who = member.mention
     if card.season is None:
         return i18n.t("league.rating.no_season", lang, league=card.league.name, who=who)
@@ -151,7 +155,8 @@ def rating_text(card: RatingCard, member: Any, lang: str = i18n.DEFAULT) -> str:
     return "\n".join(lines)
 
 
-def player_text(card: PlayerCard, member: Any, lang: str = i18n.DEFAULT) -> str:
+def player_text(card: PlayerCard, member: discord.abc.User, lang: str = i18n.DEFAULT
+                ) -> str:
     lines = [f"**{card.league.name} — {card.season.name}**: {member.mention}"]
     r = card.row
     if r is None or not r.played:
@@ -225,3 +230,23 @@ def begun_lines(t: TableBegun, lang: str = i18n.DEFAULT) -> list[str]:
     if t.cancelled:
         lines.append(i18n.t("league.begin.cancelled", lang))
     return lines
+
+
+def players_text(league: League, season: Season, regs: Sequence[Registration],
+                 lang: str = i18n.DEFAULT) -> str:
+    """/league players: who is registered for the season."""
+    body = (", ".join(f"<@{r.user_id}>" for r in regs) if regs
+            else i18n.t("league.players.nobody", lang, open=season.is_open))
+    return i18n.t("league.players.head", lang, league=league.name, season=season.name,
+                  n=len(regs)) + "\n" + body
+
+
+def settings_text(league: League, conf: LeagueSettings, lang: str = i18n.DEFAULT, *,
+                  updated: bool = False) -> str:
+    """/league-mod settings: the league's settings (after a change: "Updated." first)."""
+    text = i18n.t("league.settings", lang, league=league.name,
+                  role=conf.organiser_role_id or 0, size=conf.table_size,
+                  minutes=conf.start_minutes, days=conf.round_days, ai=conf.allow_ai,
+                  summary=conf.summary_channel or 0, n=len(conf.channels),
+                  channels=", ".join(f"<#{c}>" for c in conf.channels))
+    return (i18n.t("league.updated", lang) + " " if updated else "") + text

@@ -61,9 +61,11 @@ class LeagueBase:
     async def create_league(self, guild_id: int, name: str, by: int | None = None) -> League:
         name = clean_name(name, "league")
         try:
-            return await self.store.create_league(guild_id, name, by)
+            league = await self.store.create_league(guild_id, name, by)
         except Duplicate:
             raise LeagueError.said("league.err.league_taken", name=name) from None
+        await self.audit(league, by=by, action="create", detail=league.name)
+        return league
 
     async def league(self, guild_id: int, name: str | None = None) -> League:
         """The named league, or the server's only league when no name is given."""
@@ -150,12 +152,15 @@ class LeagueBase:
                                    name=name) from None
         if rounds is not None:
             await self.store.set_season_rounds(season.id, rounds)
+        await self.audit(league, by=by, action="season start", season=season,
+                         detail=season.name + (f", {rounds} rounds" if rounds else ""))
         await self.timers.arm(league.id)
         return season
 
     async def end_season(self, league: League, by: int | None = None) -> Season:
         season = await self.current_season(league)
         ended = await self.store.end_season(season.id, by)
+        await self.audit(league, by=by, action="season end", season=ended, detail=ended.name)
         await self.timers.arm(league.id)  # no open season: no round window, no summary
         return ended
 

@@ -13,6 +13,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 import i18n
+from bot.errors import NoGameHere
 from bot.game.service import GameService
 from bot.league import LeagueError, LeagueService, NotRegistered
 from bot.store import GameStatus
@@ -237,15 +238,11 @@ async def test_award_an_open_game_stops_it(store, leagues, games) -> None:
                                       opener_name="user1", is_mod=False, seed=3)
     await games.join(CHANNELS[0], 2, "user2")
     await games.start(CHANNELS[0], 1)
-    stopped = []
-
-    async def stop(g):
-        stopped.append(g.id)
-        await games.end(g.channel_id, MOD)
-
-    await leagues.award(lg, MOD, game.id, [2, 1], "stalled", stop=stop)
-    assert stopped == [game.id]
+    await games.peek(CHANNELS[0])  # the game service has the running game cached
+    await leagues.award(lg, MOD, game.id, [2, 1], "stalled")
     assert (await store.get_game(game.id)).status is GameStatus.ENDED
+    with pytest.raises(NoGameHere):  # stopped through the game service: its cache knows
+        await games.peek(CHANNELS[0])
     st = await leagues.standings(lg)
     assert st.games == 1 and st.rows[0].user_id == 2 and st.open_games == 0
     assert await leagues.reopen(lg, MOD, game.id, "oops") == "has no result again"
@@ -375,8 +372,7 @@ async def _kicked_seat_with_races(leagues, games, seed: int) -> tuple[object, ob
 
 async def test_an_award_keeps_a_kicked_members_seat_and_races(store, leagues, games) -> None:
     lg, game, races = await _kicked_seat_with_races(leagues, games, seed=21)
-    rec = await leagues.award(lg, MOD, game.id, [3, 1, 2], "dispute",
-                              stop=lambda g: games.end(g.channel_id, MOD))
+    rec = await leagues.award(lg, MOD, game.id, [3, 1, 2], "dispute")
     kicked = next(p for p in rec.placings if p.user_id == 3)
     assert (kicked.seat, kicked.races, kicked.rank) == ("user3", races, 1)
     _, csv_text, _ = await leagues.export(lg)
