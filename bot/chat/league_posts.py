@@ -37,10 +37,8 @@ class LeaguePosts:
         """The language of a league's public posts: the server's (English when unset)."""
         return await self.languages.for_new_game(guild_id)
 
-    async def _send(self, channel_id: int, content: str, *, embed: discord.Embed | None = None,
-                    file: discord.File | None = None) -> None:
-        channel = self.client.get_partial_messageable(channel_id)
-        await channel.send(content, embed=embed, file=file, allowed_mentions=NO_MENTIONS)
+    def _channel(self, channel_id: int) -> discord.PartialMessageable:
+        return self.client.get_partial_messageable(channel_id)
 
     async def round_started(self, started: RoundStarted) -> None:
         """Each table's lobby in its channel, pinging the players drawn for it."""
@@ -88,7 +86,7 @@ class LeaguePosts:
 
     async def _cancelled(self, t: TableBegun, content: str) -> None:
         if await self.leagues.store.game_message(t.game.id) is None:
-            await self._send(t.game.channel_id, content)
+            await self._channel(t.game.channel_id).send(content, allowed_mentions=NO_MENTIONS)
         else:
             await self.announcer.retire(t.game, content)
 
@@ -98,9 +96,9 @@ class LeaguePosts:
             st = await self.leagues.standings(league)
             lang = await self.language(league.guild_id)
             png = await asyncio.to_thread(standings_picture, st, lang)
-            await self._send(channel_id, i18n.t("league.weekly", lang, league=league.name,
-                                                season=st.season.name),
-                             embed=standings_embed(st, lang=lang),
-                             file=discord.File(io.BytesIO(png), "standings.png"))
+            await self._channel(channel_id).send(
+                i18n.t("league.weekly", lang, league=league.name, season=st.season.name),
+                embed=standings_embed(st, lang=lang),
+                file=discord.File(io.BytesIO(png), "standings.png"), allowed_mentions=NO_MENTIONS)
         except (discord.HTTPException, ServiceError) as exc:  # (the season just ended)
             log.warning("weekly summary of league %s failed: %s", league.id, exc)

@@ -336,7 +336,8 @@ class LeaguesSQL(Driver):
                            game_id: int | None = None) -> list[AuditRow]:
         """A league's audit entries, newest first; only one action or one game's entries
         when asked."""
-        where, params = ["league_id = ?"], [league_id]
+        where: list[str] = ["league_id = ?"]
+        params: list[Any] = [league_id]
         if action is not None:
             where.append("action = ?")
             params.append(action)

@@ -47,6 +47,8 @@ _UNAVAILABLE: tuple[type[BaseException], ...] = (
     OSError,
     ConnectionError,
 )
+# a connection failure, raw or already translated: the pool's connections are replaced
+_LOST: tuple[type[BaseException], ...] = (StoreUnavailable, *_UNAVAILABLE)
 
 
 @functools.lru_cache(maxsize=512)
@@ -164,7 +166,7 @@ class PostgresStore(Store):
                 with _translated():
                     try:
                         yield held.conn
-                    except (StoreUnavailable, *_UNAVAILABLE):
+                    except _LOST:
                         await self._pool.expire_connections()
                         raise
             finally:
@@ -174,7 +176,7 @@ class PostgresStore(Store):
             async with self._pool.acquire() as conn:
                 try:
                     yield conn
-                except (StoreUnavailable, *_UNAVAILABLE):
+                except _LOST:
                     await self._pool.expire_connections()
                     raise
 

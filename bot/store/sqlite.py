@@ -82,6 +82,7 @@ class _SqliteTx(Tx):
                 row = await cur.fetchone()
         except sqlite3.IntegrityError as exc:
             raise Duplicate(str(exc)) from exc
+        assert row is not None, "INSERT ... RETURNING id returned no row"
         return int(row[0])
 
     async def fetchone(self, sql: str, *args: Any) -> Any:
