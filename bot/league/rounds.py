@@ -8,7 +8,7 @@ import logging
 from collections.abc import Callable
 from datetime import timedelta
 
-from bot.errors import NoGameHere
+from bot.errors import NoGameHere, ServiceError
 from bot.league import tables
 from bot.league.audit import audit_detail
 from bot.league.models import (
@@ -162,6 +162,10 @@ class LeagueRounds(LeagueResults):
                 begun = await self._begin_table(table_no, game, by, conf.allow_ai, subs)
             except NoGameHere:  # ended by a moderator, or the channel has another game
                 log.info("round %s table %s: its lobby is gone", rnd.id, table_no)
+                continue
+            except ServiceError as exc:  # the other tables still begin
+                log.warning("round %s table %s did not start: %s", rnd.id, table_no,
+                            exc.message)
                 continue
             if begun is None:
                 continue

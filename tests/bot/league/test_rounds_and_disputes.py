@@ -401,3 +401,19 @@ async def test_an_award_of_a_finished_game_keeps_the_coins_it_was_played_to(
     _, csv_text, _ = await leagues.export(lg)
     rows = _csv_rows(csv_text)
     assert {u: int(rows[u]["coins"]) for u in order} == {u: played[u].coins for u in order}
+
+
+async def test_a_table_ended_before_the_round_begins_is_left_out(store, leagues, games, clock
+                                                                 ) -> None:
+    """A moderator ended one table's lobby (/sw-mod end): the round begins the other
+    tables, and that one stays ended."""
+    lg = await _league(leagues)
+    r = await leagues.start_round(lg, MOD, guild_id=GUILD, seed=lambda: next(seeds))
+    gone, kept = r.tables
+    for t in r.tables:
+        for uid in t.players:
+            await games.join(t.channel_id, uid, f"user{uid}")
+    await games.end(gone.channel_id, MOD)
+    _, begun = await leagues.begin_round(lg, MOD, force=True)
+    assert [(t.table, t.game.status) for t in begun] == [(kept.number, GameStatus.ACTIVE)]
+    assert (await store.get_game(gone.game_id)).status is GameStatus.ENDED
