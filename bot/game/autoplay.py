@@ -22,7 +22,7 @@ from bot.game.results import Outcome
 from bot.game.service import GameService
 from bot.game.stints import stint_key
 from bot.language import of_game
-from bot.seats import TIMEOUT_LEVEL, auto_level
+from bot.seats import TIMEOUT_LEVEL, auto_level, vacant_seats
 from bot.store import GameRow, GameStatus
 
 log = logging.getLogger(__name__)
@@ -76,7 +76,7 @@ class AutoPlayer:
             game = loaded.game
             moves = await ai_worker.plan_stint(
                 loaded.state, game.seed, game.version, stint_levels(game, pair),
-                list(game.options.get("vacant", [])))
+                list(vacant_seats(game)))
             try:
                 out = await service.play_stint(channel_id, moves, version=game.version,
                                                forced=pair, headline=header)

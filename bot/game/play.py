@@ -81,15 +81,10 @@ class Play(GameCore):
                     return Ask(s.game.id, s.version, question.verb, question.hand,
                                question.active)
             await s.act(seat, action, user_id)
-            if s.game.options.get("timeouts", {}).get(seat.name):
-                await self._reset_timeouts(s, seat.name)
+            if seat.timeouts:  # she is here: her missed limits in a row start again
+                await s.set_players(s.game.reseated(seat.name, timeouts=0))
             await s.autoplay_vacant()
             return await self.finish(s.outcome(user_id))
-
-    async def _reset_timeouts(self, s: Session, seat_name: str) -> None:
-        opts = dict(s.game.options)
-        opts["timeouts"] = {k: v for k, v in opts.get("timeouts", {}).items() if k != seat_name}
-        await s.set_options(opts)
 
     async def undoable(self, channel_id: int, user_id: int) -> int:
         """How many of the user's latest actions can be taken back now."""

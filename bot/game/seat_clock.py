@@ -36,27 +36,21 @@ class SeatClock(GameCore):
         """The seat missed its turn limit: count it; after `away_after` in a row the AI keeps
         the seat. Returns (consecutive timeouts, now away)."""
         async with self.session(channel_id, want="open") as s:
-            opts = dict(s.game.options)
-            counts = dict(opts.get("timeouts", {}))
-            counts[seat_name] = int(counts.get(seat_name, 0)) + 1
-            opts["timeouts"] = counts
-            away = counts[seat_name] >= self.rules.away_after
-            if away:
-                opts["away"] = sorted({*opts.get("away", []), seat_name})
-            await s.set_options(opts)
-            return counts[seat_name], away
+            seat = s.game.seat_named(seat_name)
+            if seat is None:
+                return 0, False
+            count = seat.timeouts + 1
+            away = seat.away or count >= self.rules.away_after
+            await s.set_players(s.game.reseated(seat_name, timeouts=count, away=away))
+            return count, away
 
     async def back(self, channel_id: int, user_id: int) -> tuple[Outcome, str]:
         """A member takes back the seat the AI kept after her timeouts."""
         async with self.session(channel_id) as s:
             seat = s.seat(user_id)
-            if seat.name not in s.game.options.get("away", ()):
+            if not seat.away:
                 raise NotAllowed.said("svc.seat_yours", n=self.rules.away_after)
-            opts = dict(s.game.options)
-            opts["away"] = [n for n in opts.get("away", []) if n != seat.name]
-            opts["timeouts"] = {k: v for k, v in opts.get("timeouts", {}).items()
-                                if k != seat.name}
-            await s.set_options(opts)
+            await s.set_players(s.game.reseated(seat.name, away=False, timeouts=0))
             return await self.finish(s.outcome(user_id)), seat.name
 
     async def time_left(self, game_id: int) -> list[tuple[str, str, float]]:

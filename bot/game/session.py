@@ -32,7 +32,7 @@ from bot.game.results import (
     private_events,
 )
 from bot.language import of_game
-from bot.seats import new_state, user_of
+from bot.seats import new_state, user_of, vacant_seats
 from bot.store import GameRow, GameStatus, Seat, Store, VersionConflict
 from engine.actions import Action
 
@@ -207,7 +207,7 @@ class Session:
 
     async def autoplay_vacant(self) -> None:
         """Play the turns of removed players, and place survivors that can go only one way."""
-        vacant = frozenset(self.game.options.get("vacant", []))
+        vacant = vacant_seats(self.game)
         for _ in range(4 * MAX_SKIP_STEPS):
             action = forced_move(self.active, vacant)
             if action is None:
@@ -242,13 +242,17 @@ class Session:
         return self.game
 
     async def set_players(self, seats: Sequence[Seat]) -> None:
-        await self.store.set_players(self.game.id, list(seats))
-        self.game = dataclasses.replace(self.game, players=tuple(seats))
-        self.changed = True
+        """The game's seats (and their standing) are now `seats`."""
+        await self.set_seating(seats, self.game.options)
 
     async def set_options(self, options: dict[str, Any]) -> None:
-        await self.store.set_options(self.game.id, options)
-        self.game = dataclasses.replace(self.game, options=dict(options))
+        await self.set_seating(self.game.players, options)
+
+    async def set_seating(self, seats: Sequence[Seat], options: dict[str, Any]) -> None:
+        """Seats and options written together: a game stored before the seats' standing
+        moved onto them has it in its options until this write (bot.store.rows.seats_of)."""
+        await self.store.set_seating(self.game.id, list(seats), options)
+        self.game = dataclasses.replace(self.game, players=tuple(seats), options=dict(options))
         self.changed = True
 
     async def set_status(self, status: GameStatus) -> GameRow:

@@ -4,6 +4,7 @@ unpack at once: log_mark, game_message, round_games, due_league_rounds.)"""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -24,22 +25,83 @@ class GameStatus(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Seat:
-    """A seat of a game: a member (user_id), or an AI player (user_id 0, `ai` its level)."""
+    """A seat of a game: a member (user_id), or an AI player (user_id 0, `ai` its level),
+    with the seat's standing in the game (stored with the seat in games.players):
+
+    - `timeouts`: turn limits its member missed in a row;
+    - `away`: the AI keeps the seat until its member is back (`/sw back`);
+    - `vacant`: its member was removed without a replacement: its turns are skipped;
+    - `left`: members who left the seat mid-game (kicked or quit), so results rank them last;
+    - `until`: its member is on a vacation until then (unix time; bot/game/vacations.py).
+    """
 
     user_id: int
     name: str
     ai: str | None = None
+    timeouts: int = 0
+    away: bool = False
+    vacant: bool = False
+    left: tuple[int, ...] = ()
+    until: float | None = None
+
+    def away_at(self, now: float) -> bool:
+        """Its member is on a vacation at `now`."""
+        return self.until is not None and self.until > now
 
     def to_json(self) -> dict[str, Any]:
         d: dict[str, Any] = {"id": self.user_id, "name": self.name}
         if self.ai:
             d["ai"] = self.ai
+        if self.timeouts:
+            d["timeouts"] = self.timeouts
+        if self.away:
+            d["away"] = True
+        if self.vacant:
+            d["vacant"] = True
+        if self.left:
+            d["left"] = list(self.left)
+        if self.until is not None:
+            d["until"] = self.until
         return d
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> Seat:
         ai = d.get("ai")
-        return cls(user_id=int(d["id"]), name=str(d["name"]), ai=str(ai) if ai else None)
+        until = d.get("until")
+        return cls(user_id=int(d["id"]), name=str(d["name"]), ai=str(ai) if ai else None,
+                   timeouts=int(d.get("timeouts") or 0), away=bool(d.get("away")),
+                   vacant=bool(d.get("vacant")),
+                   left=tuple(int(u) for u in d.get("left") or ()),
+                   until=None if until is None else float(until))
+
+
+# a seat's standing as games stored it before it moved onto the seat: in the game's options,
+# by seat name ({"timeouts": {name: n}, "away": [names], "vacant": [names], "left": {name:
+# [user ids]}}); read into the seats when such a game is loaded (`seats_of`)
+OLD_SEAT_OPTIONS = ("timeouts", "away", "vacant", "left")
+
+
+def seats_of(players: list[dict[str, Any]], options: dict[str, Any]
+             ) -> tuple[tuple[Seat, ...], dict[str, Any]]:
+    """A stored game's seats and options, the seats' standing moved from an old game's
+    options onto its seats (the next write of the game stores them there)."""
+    seats = tuple(Seat.from_json(p) for p in players)
+    if not any(k in options for k in OLD_SEAT_OPTIONS):
+        return seats, options
+    opts = dict(options)
+    timeouts = opts.pop("timeouts", None) or {}
+    away = set(opts.pop("away", None) or ())
+    vacant = set(opts.pop("vacant", None) or ())
+    left = opts.pop("left", None) or {}
+    out = []
+    for seat in seats:
+        gone = left.get(seat.name) or []
+        gone = gone if isinstance(gone, list) else [gone]
+        out.append(dataclasses.replace(
+            seat, timeouts=seat.timeouts or int(timeouts.get(seat.name) or 0),
+            away=seat.away or seat.name in away, vacant=seat.vacant or seat.name in vacant,
+            left=tuple(dict.fromkeys([*seat.left, *(int(u) for u in gone)]))))
+    return tuple(out), opts
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,6 +150,11 @@ class GameRow:
 
     def seat_named(self, name: str) -> Seat | None:
         return next((s for s in self.players if s.name == name), None)
+
+    def reseated(self, name: str, **changes: Any) -> tuple[Seat, ...]:
+        """The seats with the one called `name` changed (dataclasses.replace)."""
+        return tuple(dataclasses.replace(s, **changes) if s.name == name else s
+                     for s in self.players)
 
 
 @dataclass(frozen=True, slots=True)
@@ -258,6 +325,7 @@ SEASON_COLUMNS = "id, league_id, name, started_at, ended_at"
 
 
 def game_row(row: Sequence[Any]) -> GameRow:
+    players, options = seats_of(json.loads(row[6]), json.loads(row[7]))
     return GameRow(
         id=row[0],
         guild_id=row[1],
@@ -265,8 +333,8 @@ def game_row(row: Sequence[Any]) -> GameRow:
         status=GameStatus(row[3]),
         board=row[4],
         seed=row[5],
-        players=tuple(Seat.from_json(p) for p in json.loads(row[6])),
-        options=json.loads(row[7]),
+        players=players,
+        options=options,
         opener_id=row[8],
         version=row[9],
         created_at=row[10],

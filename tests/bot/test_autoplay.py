@@ -169,8 +169,8 @@ async def test_timeouts_hand_the_turn_to_the_ai_then_the_seat_until_back(store: 
         await t.until(lambda: sum("ran out of time" in " ".join(p.public)
                                   for p in t.posts) >= 2, timeout=30)
         loaded = await service.view(CH)
-        assert loaded.game.options["away"] == ["ann"]
-        assert loaded.game.options["timeouts"]["ann"] == 2
+        seat = loaded.game.seat_named("ann")
+        assert seat is not None and seat.away and seat.timeouts == 2
         timeouts = [p for p in t.posts if "ran out of time" in " ".join(p.public)]
         assert "AI (normal) plays this turn" in timeouts[0].public[0]
         assert "`/sw back`" in " ".join(timeouts[1].public)
@@ -188,7 +188,8 @@ async def test_timeouts_hand_the_turn_to_the_ai_then_the_seat_until_back(store: 
         back, seat = await service.back(CH, ANN)
         assert seat == "ann"
         loaded = await service.view(CH)
-        assert "away" in loaded.game.options and loaded.game.options["away"] == []
+        seat = loaded.game.seat_named("ann")
+        assert seat is not None and not seat.away and seat.timeouts == 0
         with pytest.raises(NotAllowed):
             await service.back(CH, ANN)
         kinds = {d.kind for d in await store.deadlines(game_id)}

@@ -160,7 +160,7 @@ async def test_timeout_across_a_restart_reminders_and_back(fake_discord: FakeDis
                 ch, lambda m: "`/sw back`" in m.content, timeout=limit * 3)
             assert "After 2 missed turn limits in a row" in away.content
             await _wait_state(reader, int(ch["id"]),
-                              lambda lo: lo.game.options.get("away") == ["ann"])
+                              lambda lo: lo.game.seat_named("ann").away)
             # while away her commands say how to come back
             inter = await fake.slash(ann, ch, "sw end")
             refused = await fake.wait_for_reply(inter, timeout=10)
@@ -171,7 +171,7 @@ async def test_timeout_across_a_restart_reminders_and_back(fake_discord: FakeDis
             assert "Welcome back" in welcome.content and not welcome.ephemeral
             back = await _wait_state(reader, int(ch["id"]),
                                      lambda lo: lo.state.actor == "ann"
-                                     and not lo.game.options.get("away"), timeout=30)
+                                     and not lo.game.seat_named("ann").away, timeout=30)
             # her clock is armed when the AI's turn that handed her the turn is posted, a
             # moment after that action is stored (the stint's session ends)
             end = time.monotonic() + 30
