@@ -86,6 +86,15 @@ def auto_level(game: GameRow, name: str | None, *, now: float | None = None,
     return None
 
 
+def actor_level(game: GameRow, state: Any, now: float | None = None) -> str | None:
+    """The AI level playing the seat that must act in `state` now (None: a person, or
+    nobody: the game is over)."""
+    if state is None or state.finished or not state.actor:
+        return None
+    return auto_level(game, state.actor, now=now,
+                      placing=state.actor != state.players[state.current])
+
+
 def vacant_seats(game: GameRow) -> frozenset[str]:
     """Names of the seats whose member was removed without a replacement."""
     return frozenset(s.name for s in game.players if s.vacant)

@@ -67,6 +67,7 @@ class Moderation(Play):
                 taker = Seat(0, seat.name, vacant=True, left=left)
                 line = text.vacated_line(seat.name, lang)
             await s.set_players([taker if x.user_id == user_id else x for x in game.players])
+            await s.departed(user_id)
             await s.autoplay_vacant()
             s.headline = [line]
             return await self.finish(s.outcome(mod_id))

@@ -4,12 +4,11 @@ back, the time left, and arming every game's deadlines at start."""
 from __future__ import annotations
 
 import logging
-import time
 
-from bot.errors import NotAllowed
+from bot.errors import NoGameHere, NotAllowed
 from bot.game.core import GameCore
 from bot.game.results import Outcome
-from bot.store import Shards
+from bot.store import GameRow, Shards
 
 log = logging.getLogger(__name__)
 
@@ -31,6 +30,23 @@ class SeatClock(GameCore):
             except Exception:  # noqa: BLE001 - one broken game must not stop the others
                 log.exception("could not arm the clock of game %s", game.id)
         return len(games)
+
+    async def resync(self, game: GameRow) -> None:
+        """Arm the game's deadlines again for the stint going on now (a vacation ended while
+        the AI's deadline waited)."""
+        async with self.lock(game.channel_id):
+            loaded = await self.loaded(await self.store.get_game(game.id) or game)
+            self.forget_stint(game.id)
+            await self._sync_clock(loaded.game, loaded.state)
+
+    async def notice(self, channel_id: int, game_id: int, lines: list[str]) -> Outcome | None:
+        """An outcome that only tells the channel `lines` (the living message shows them)."""
+        try:
+            async with self.session(channel_id, game_id=game_id) as s:
+                s.headline = list(lines)
+                return await self.finish(s.outcome(None))
+        except NoGameHere:
+            return None
 
     async def timed_out(self, channel_id: int, seat_name: str) -> tuple[int, bool]:
         """The seat missed its turn limit: count it; after `away_after` in a row the AI keeps
@@ -55,6 +71,6 @@ class SeatClock(GameCore):
 
     async def time_left(self, game_id: int) -> list[tuple[str, str, float]]:
         """(seat, kind, seconds left) of the game's running limits (turn, survivors)."""
-        now = time.time()
+        now = self.now()
         return [(d.seat, d.kind, d.due_at - now) for d in await self.store.deadlines(game_id)
                 if d.kind in ("turn", "survivors")]

@@ -25,7 +25,8 @@ TABLES = (
     "games", "actions", "snapshots", "deadlines", "guild_settings",
     "leagues", "seasons", "registrations", "league_games", "league_results",
     "game_messages", "user_settings", "language_settings", "outbox", "game_results",
-    "member_records", "member_combos",
+    "member_records", "member_combos", "vacations", "member_turns", "member_departures",
+    "votes", "ballots",
 )
 
 

@@ -262,7 +262,7 @@ class PostgresStore(Store):
         return applied
 
     async def _after_load(self, tx: Tx) -> None:
-        for table in ("games", "leagues", "seasons", "outbox"):
+        for table in ("games", "leagues", "seasons", "outbox", "vacations", "votes"):
             await tx.fetchone(
                 f"SELECT setval(pg_get_serial_sequence('{table}', 'id'),"
                 f" COALESCE((SELECT MAX(id) FROM {table}), 0) + 1, false)")

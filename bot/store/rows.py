@@ -308,11 +308,113 @@ class SummaryChannel:
 @dataclass(frozen=True, slots=True)
 class GuildOptions:
     """A server's choices for its games (moderators): whether a finished game's reveal comes
-    with its animated replay, and the AI level that plays a turn whose time ran out (None:
-    the bot's default)."""
+    with its animated replay, the AI level that plays a turn whose time ran out (None: the
+    bot's default), and the away days each member may spend per 30 days (None: the bot's
+    default)."""
 
     replays: bool = True
     takeover: str | None = None
+    away_days: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class MemberSettings:
+    """What a member set once for all her games: a DM when she must act, quiet hours (local
+    "HH:MM-HH:MM" in the IANA `zone`), standing orders for her survivors ("ask": none)."""
+
+    turn_dm: bool = False
+    quiet: str | None = None
+    zone: str | None = None
+    orders: str = "ask"
+
+
+@dataclass(frozen=True, slots=True)
+class Vacation:
+    """A member away from her running games of a server (times: unix seconds)."""
+
+    id: int
+    guild_id: int
+    user_id: int
+    started_at: float
+    until: float
+    ended_at: float | None  # she came back early
+    days: int  # away days it spends from her bank
+    reason: str
+    shared: bool  # the reason may be shown in the channels
+    auto: bool  # spent by a turn of hers that ran out
+
+    @property
+    def end(self) -> float:
+        return self.until if self.ended_at is None else min(self.ended_at, self.until)
+
+    def on_at(self, when: float) -> bool:
+        return self.started_at <= when < self.end
+
+
+@dataclass(frozen=True, slots=True)
+class MemberTurn:
+    """A member's turn as it ended, for her reliability: `kind` "played" (by her), "missed"
+    (her limit ran out, the AI kept her seat, a moderator skipped it) or "away" (played for
+    her while on vacation)."""
+
+    seat: str
+    round: int
+    user_id: int
+    kind: str
+
+
+@dataclass(frozen=True, slots=True)
+class Reliability:
+    """A member's record of finishing what she starts, in one server."""
+
+    played: int
+    missed: int
+    away: int
+    median_seconds: float | None  # her median time to act, over her turns played
+    games_left: int  # running games she left or was removed from
+    vacations: int  # vacations taken (away days spent by ran-out turns included)
+    recent: int  # her last turns counted for a requirement (at most the window asked)
+    recent_missed: int
+
+    @property
+    def turns(self) -> int:
+        return self.played + self.missed + self.away
+
+    @property
+    def missed_share(self) -> float:
+        """Missed turns among her recent ones that counted (played or missed), 0..1."""
+        return self.recent_missed / self.recent if self.recent else 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class Vote:
+    """A seat vote of a game: what it decides, who called it, its ballots and outcome."""
+
+    id: int
+    game_id: int
+    kind: str  # pause | resume | time | ai | end
+    seat: str | None  # "ai": the seat handed to the AI
+    seconds: int | None  # "time": how much time is added
+    caller_id: int
+    voters: int  # seated members when it was called
+    message_id: int | None
+    opened_at: str
+    expires_at: float
+    outcome: str | None  # None while open; passed | failed | expired
+    closed_at: str | None
+    version: int | None  # the game version when it closed
+    posted: bool
+    yes: tuple[int, ...] = ()
+    no: tuple[int, ...] = ()
+
+    @property
+    def is_open(self) -> bool:
+        return self.outcome is None
+
+    @property
+    def needed(self) -> int:
+        """A majority of the seated members."""
+        return self.voters // 2 + 1
 
 
 GAME_COLUMNS = (
