@@ -158,7 +158,7 @@ class Dms:
                        picture: bool = True) -> tuple[list[str], list[discord.File]]:
         """Her catch-up in `lang` and its map (the regions she lost outlined); remembered
         as told, so the first private reply of her turn does not tell it again."""
-        caught = await self.service.catch_up(game, user_id, before=before)
+        caught = await self.service.member_catch_up(game, user_id, before=before)
         self.told[(game.id, user_id)] = max(self.told.get((game.id, user_id), 0), caught.upto)
         if caught.is_empty:
             return [], []

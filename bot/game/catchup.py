@@ -109,7 +109,7 @@ def catch_up_of(game: GameRow, seat: str, rows: list[ActionRow], state: Any,
 class CatchUps(GameCore):
     """Catch-ups for members returning to a game."""
 
-    async def catch_up(self, game: GameRow, user_id: int, *,
+    async def member_catch_up(self, game: GameRow, user_id: int, *,
                        before: int | None = None) -> CatchUp:
         """What happened since her last action (the last before action `before`: a reply
         to an action of hers tells what came before it) up to the game's version."""
@@ -125,8 +125,3 @@ class CatchUps(GameCore):
         else:  # what she saw before her action (her survivors then, the regions then)
             state = await self.rebuild(game.id, upto)
         return catch_up_of(game, seat.name, rows, state, since)
-
-    async def catch_up_here(self, channel_id: int, user_id: int) -> CatchUp:
-        """`/sw-me catchup`: her catch-up in the game of this channel."""
-        loaded = await self.peek(channel_id)
-        return await self.catch_up(loaded.game, user_id)

@@ -122,7 +122,7 @@ class MembersSQL(Driver):
         0: none."""
         row = await self.fetchone(
             "SELECT COALESCE(MAX(seq), 0) FROM actions WHERE game_id = ? AND actor_id = ?"
-            " AND seq < ?", (game_id, user_id, 2**62 if before is None else before))
+            " AND seq < ?", (game_id, user_id, 2**31 - 1 if before is None else before))
         return int(row[0])
 
     # -- reliability --------------------------------------------------------------------------

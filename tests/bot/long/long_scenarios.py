@@ -52,4 +52,6 @@ async def start_scenario(service: GameService, scenario: dict[str, Any], users: 
     await service.store.start_game(game.id, board=scenario["board"],
                                    players=[seats[n] for n in names],
                                    state=engine.dump_state(state))
-    return await service.view(channel)
+    loaded = await service.view(channel)
+    await service.resync(loaded.game)  # its clock, as a start arms it
+    return loaded
