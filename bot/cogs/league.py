@@ -26,6 +26,7 @@ import i18n
 from bot import text
 from bot.app import SmallWorldBot
 from bot.chat.announce import lobby_content
+from bot.chat.archive import profile_text
 from bot.errors import ServiceError
 from bot.language import of_game, reply_language
 from bot.league import (
@@ -484,6 +485,9 @@ class LeagueCog(commands.Cog):
         allow_ai="Fill empty seats and no-shows with AI seats (they earn nothing)",
         summary_channel="Post the standings here every week",
         no_summary="Stop the weekly summary",
+        away_days="Away days its players may spend in 30 days (a cap under the server's)",
+        max_missed="To join: at most this % of the member's last turns missed (100: anyone)",
+        over="... counted over the member's last turns (default 50)",
         league="Which league (needed when the server has several)")
     async def settings_(
         self, interaction: discord.Interaction,
@@ -494,6 +498,9 @@ class LeagueCog(commands.Cog):
         allow_ai: bool | None = None,
         summary_channel: discord.TextChannel | None = None,
         no_summary: bool = False,
+        away_days: app_commands.Range[int, 0, 30] | None = None,
+        max_missed: app_commands.Range[int, 0, 100] | None = None,
+        over: app_commands.Range[int, 1, 500] | None = None,
         league: str | None = None,
     ) -> None:
         lg = await self._league(interaction, league)
@@ -512,6 +519,10 @@ class LeagueCog(commands.Cog):
             changes["summary_channel"] = summary_channel.id
         if no_summary:
             changes["summary_channel"] = None
+        for key, value in (("away_days", away_days), ("max_missed", max_missed),
+                           ("over_turns", over)):
+            if value is not None:
+                changes[key] = value
         if changes:
             await self._require_organiser(interaction, lg, "settings")
             conf = await self.leagues.configure(lg, interaction.user.id, changes)
@@ -524,6 +535,10 @@ class LeagueCog(commands.Cog):
                       minutes=conf.start_minutes, days=conf.round_days, ai=conf.allow_ai,
                       summary=conf.summary_channel or 0, n=len(conf.channels),
                       channels=", ".join(f"<#{c}>" for c in conf.channels))
+        text += " " + i18n.t("league.settings_long", lang, server=conf.away_days is None,
+                             days=conf.away_days or 0, most=conf.max_missed or 100,
+                             over=conf.over_turns or 50,
+                             asks=conf.max_missed is not None and conf.max_missed < 100)
         await send(interaction, (i18n.t("league.updated", lang) + " " if changes else "")
                    + text, ephemeral=not changes, allowed_mentions=NO_MENTIONS)
 
@@ -833,7 +848,10 @@ class LeagueCog(commands.Cog):
         lg = await self._league(interaction, league)
         target: Any = member or interaction.user
         card = await self.leagues.player(lg, target.id, season)
-        await send(interaction, player_text(card, target, await self._public(interaction)),
+        lang = await self._public(interaction)
+        record = profile_text(target.id, await self.bot.store.reliability(lg.guild_id,
+                                                                        target.id), lang)
+        await send(interaction, player_text(card, target, lang) + "\n" + record,
                    allowed_mentions=NO_MENTIONS)
 
     @league.command(name="rating", description="A member's league rating (OpenSkill μ − 3σ)")

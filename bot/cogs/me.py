@@ -12,35 +12,17 @@ import discord
 from discord import app_commands
 
 import i18n
-from bot.chat.archive import history_page, stats_text
-from bot.clock import format_duration
+from bot.chat.archive import history_page, profile_text, stats_text
 from bot.cogs.tree import Choice, Commands, channel_of, in_server, me
 from bot.errors import NotSeated, ServiceError
 from bot.game.moves import ORDERS
 from bot.game.quiet import QuietError, QuietHours, find_zones
 from bot.game.vacations import away_seconds
 from bot.language import reply_language
-from bot.store import Reliability
 from bot.ui import NO_MENTIONS, send
 
 ORDER_CHOICES = [Choice(name=i18n.t(f"orders.{o}", "en"), value=o) for o in ORDERS]
 REQUIREMENT_OVER = 50  # the last turns a profile's missed share is counted over
-
-
-def profile_text(member_id: int, found: Reliability, lang: str) -> str:
-    """A member's reliability in this server, in `lang`."""
-    who = f"<@{member_id}>"
-    if not found.turns and not found.games_left and not found.vacations:
-        return i18n.t("rel.none", lang, member=who)
-    lines = [i18n.t("rel.head", lang, member=who, played=found.played, missed=found.missed,
-                    away=found.away)]
-    if found.recent:
-        lines.append(i18n.t("rel.recent", lang, missed=found.recent_missed, turns=found.recent,
-                            share=round(found.missed_share * 100)))
-    if found.median_seconds is not None:
-        lines.append(i18n.t("rel.median", lang, time=format_duration(found.median_seconds)))
-    lines.append(i18n.t("rel.left", lang, left=found.games_left, vacations=found.vacations))
-    return "\n".join(lines)
 
 
 class MeCommands(Commands):
