@@ -115,8 +115,9 @@ class Dms:
         it when they end)."""
         if panel is None or not panel.actor_id or panel.actor_id == acting:
             return
-        if not (outcome.turn_started or outcome.turn_ended or outcome.headline):
-            return  # the same player acts on
+        if not (outcome.turn_started or outcome.turn_ended or outcome.headline) or \
+                not outcome.nudge:
+            return  # the same player acts on (or the table was told something)
         settings = await self.store.member_settings(panel.actor_id)
         if not settings.turn_dm:
             return

@@ -44,7 +44,9 @@ class SeatClock(GameCore):
         try:
             async with self.session(channel_id, game_id=game_id) as s:
                 s.headline = list(lines)
-                return await self.finish(s.outcome(None))
+                out = await self.finish(s.outcome(None))
+                out.nudge = False
+                return out
         except NoGameHere:
             return None
 

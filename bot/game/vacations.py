@@ -159,7 +159,9 @@ class Vacations(GameCore):
                         await s.set_players(s.game.reseated(seat.name, until=vacation.until))
                         s.headline = [away_line(s.game, seat.name, vacation, lang)]
                     await s.autoplay_vacant()
-                    outcomes.append(await self.finish(s.outcome(None)))
+                    out = await self.finish(s.outcome(None))
+                    out.nudge = bool(out.events)  # a notice, unless the AI played
+                    outcomes.append(out)
             except ServiceError:
                 continue  # the game ended meanwhile
         return outcomes
