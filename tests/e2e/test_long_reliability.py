@@ -47,6 +47,17 @@ async def test_the_bank_a_missed_turn_the_profile_and_a_table_that_asks(
         turn = next(d for d in await reader.store.deadlines(loaded.game.id)
                     if d.kind == "turn")
         assert 86000 < turn.due_at - time.time() <= 86400
+        # her bank is spent: a vacation is refused with the days it takes and those left;
+        # a time nobody can read too; neither changes anything
+        for options, said in (({"time": "2d"}, "That takes 2 away days, and you have 0 left "
+                                               "of the 1 this server allows in any 30 days."),
+                              ({"time": "soon"}, "`soon` is not a time I can read"),
+                              ({"time": "20m"}, "A vacation lasts at least an hour.")):
+            refused = await fake.wait_for_reply(await fake.slash(ann, ch, "sw-me away",
+                                                                 options=options))
+            assert refused.ephemeral and said in refused.content, refused.content
+        assert await reader.store.vacation_at(int(fake.guild["id"]), int(ann["id"]),
+                                              time.time()) is None
         # a moderator skips her turn: missed
         await fake.wait_for_reply(await fake.slash(mod, ch, "sw-mod skip"), timeout=20)
         profile = await fake.wait_for_reply(await fake.slash(ann, ch, "sw-me profile"))
