@@ -79,7 +79,7 @@ async def test_a_vacation_covers_her_games_of_the_server(store: Store) -> None:
     clock.t += DAY / 2
     back = await service.come_back(1, BOB)
     assert back is not None and (back.bank.spent, back.bank.left) == (1, 6)
-    assert [o.headline for o in back.outcomes][0] == ["👋 **bob** is back."]
+    assert [o.headline for o in back.outcomes][0] == ["🏠 **bob** is back."]
     assert (await service.view(901)).game.seat_named("bob").until is None
     assert await service.come_back(1, BOB) is None  # nothing to come back from
     assert other.game.id
