@@ -8,6 +8,7 @@ never reaches 2027 during the test, so nothing fires)."""
 
 from __future__ import annotations
 
+import time
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -90,5 +91,11 @@ async def test_deadlines_leave_quiet_hours_on_dst_nights_in_two_zones(
         await fake.drain(bot)
         held = [m for m in fake.dms_to(bob) if "it is your turn" in m.content]
         assert len(held) == sent_before == 0  # no turn DM in his quiet hours
+        # his quiet hours end (the wake deadline is brought to now): the held DM comes
+        wake = next(d for d in await reader.store.deadlines(bobs.game.id) if d.kind == "wake")
+        await reader.store.rearm_turn(bobs.game.id, wake.key, {"wake": time.time()})
+        bot.scheduler.wake()
+        dm = await fake.wait_for_dm(bob, lambda m: "it is your turn" in m.content, timeout=20)
+        assert f"game #{bobs.game.id}" in dm.content
         assert driver.public_leaks() == []
     assert not fake.client_errors
