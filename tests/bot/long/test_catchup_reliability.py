@@ -14,10 +14,11 @@ from long_scenarios import spec, start_scenario
 import engine
 from bot.clock import ClockConfig, ClockRules
 from bot.errors import LobbyError, NotAllowed
+from bot.game.catchup import catch_up_of
 from bot.game.quiet import QuietHours
 from bot.game.service import GameService
 from bot.game.stints import Actor, stint
-from bot.store import GameRow, GameStatus, Seat, Store
+from bot.store import ActionRow, GameRow, GameStatus, Seat, Store
 
 ANN, BOB, CID = 11, 22, 33
 COINS = re.compile(r"(\d+)\**\s*coins?\b", re.IGNORECASE)
@@ -117,3 +118,33 @@ def _game(state: engine.GameState) -> GameRow:
                    board="official-2p", seed=1, players=(Seat(ANN, "ann"), Seat(BOB, "bob")),
                    options={"clock": ClockConfig(limit=7200).to_json()}, opener_id=ANN,
                    version=0, created_at="", started_at="", finished_at=None)
+
+
+def test_her_coins_since_then_with_their_breakdown() -> None:
+    """Turns the AI played for her while she was away: her coins since her last action, the
+    breakdown summed; another's scored events are not hers to read."""
+    state = engine.load_scenario(spec())
+    game = _game(state)
+    rows = [ActionRow(1, 5, {"do": "end"}, None, "ann", [
+                {"type": "scored", "player": "ann", "income": 4, "coins": 12, "private": True,
+                 "breakdown": {"regions": 3, "race": 1}},
+                {"type": "turn_ended", "player": "ann", "round": 2}]),
+            ActionRow(1, 6, {"do": "end"}, BOB, "bob", [
+                {"type": "scored", "player": "bob", "income": 9, "coins": 30, "private": True},
+                {"type": "picked", "player": "bob", "slot": 0, "race": "Elves",
+                 "power": "Alchemist", "paid": 0, "collected": 0, "tokens": 10}]),
+            ActionRow(1, 7, {"do": "end"}, None, "ann", [
+                {"type": "scored", "player": "ann", "income": 5, "coins": 17, "private": True,
+                 "breakdown": {"regions": 4, "power": 1}}])]
+    caught = catch_up_of(game, "ann", rows, state, 4)
+    lines = caught.lines("en")
+    assert "Your coins: 9 coins from 2 turns; you now have **17**." in lines
+    assert "Income: regions held 7 · race bonus +1 · power bonus +1." in lines
+    assert any("bob" in line and "Elves" in line for line in lines)
+    assert coin_numbers("\n".join(lines)) == {9, 17}  # hers; bob's income and total
+    assert "30" not in "\n".join(lines)  # (30) are nowhere
+
+
+def coin_numbers(text: str) -> set[int]:
+    return {int(n) for n in re.findall(r"(\d+)\**\s*coins?", text)} | {
+        int(n) for n in re.findall(r"you now have \**(\d+)", text)}
