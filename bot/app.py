@@ -27,6 +27,7 @@ from bot.chat.announce import Announcer
 from bot.chat.dms import Dms
 from bot.chat.flow import Flow
 from bot.chat.league_posts import LeaguePosts
+from bot.chat.votes import VOTE_ITEMS, VoteFlow
 from bot.clock import Dispatch, Scheduler
 from bot.game import ai_worker
 from bot.game.autoplay import AutoPlayer
@@ -90,6 +91,7 @@ class SmallWorldBot(commands.Bot):
     results: Results
     announcer: Announcer
     components: Flow
+    votes: VoteFlow
     deadline_kinds: Dispatch
     autoplayer: AutoPlayer
     league_posts: LeaguePosts
@@ -188,19 +190,22 @@ class SmallWorldBot(commands.Bot):
         self.languages = Languages(self.store)
         self.service.dm_language = self._dm_language  # coin DMs in each reader's language
         self.leagues = LeagueService(self.store, self.service)
-        self.dms = Dms(self, self.store, self.languages)
+        self.dms = Dms(self, self.service, self.languages)
         self.stories = Stories(self.store)
         self.results = Results(self.store, self.stories)
         self.service.finish_listeners.append(self.results.record)  # members' stats
         self.announcer = Announcer(self, self.service, self.dms, self.stories)
         self.components = Flow(self.service, self.announcer, self.languages, self.is_mod)
+        self.votes = VoteFlow(self.service, self.announcer, self.languages, self.is_mod)
+        self.add_dynamic_items(*VOTE_ITEMS)
         # one clock: every deadline kind goes to the handler its owner registers
         self.deadline_kinds = Dispatch(self.store)
-        self.autoplayer = AutoPlayer(self.service, self._post, self.dms.remind)
+        self.autoplayer = AutoPlayer(self.service, self._post, self.dms.remind, self.dms.wake)
         self.autoplayer.register(self.deadline_kinds)
         self.league_posts = LeaguePosts(self, self.leagues, self.announcer, self.languages)
         self.league_clock = LeagueClock(self.leagues, self.league_posts)
         self.league_clock.register(self.deadline_kinds)
+        self.deadline_kinds.on("vote", self.votes.expired)
         for ext in EXTENSIONS:
             await self.load_extension(ext)
         await self.tree.set_translator(CatalogTranslator())
@@ -232,6 +237,9 @@ class SmallWorldBot(commands.Bot):
         owed = await self.announcer.recover(shards)
         if owed:
             log.info("posted what %d game(s) were owed from before the restart", owed)
+        owed = await self.votes.recover(shards)
+        if owed:
+            log.info("posted the outcome of %d vote(s) settled before the restart", owed)
         n = await self.service.sync_all(shards=shards)
         timed = await self.leagues.timers.arm_all(shards)
         self.scheduler.start()

@@ -174,7 +174,7 @@ class ClockRules:
 
 # -- deadline rows --------------------------------------------------------------------------
 
-KINDS = ("turn", "half", "near", "survivors", "ai")
+KINDS = ("turn", "half", "near", "survivors", "ai", "vote", "wake")
 
 
 @dataclass(frozen=True, slots=True)

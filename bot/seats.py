@@ -8,12 +8,13 @@ count, the state a game starts from, who plays a seat now, who left one.
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Iterable
 from typing import Any
 
 import engine
 import i18n
-from bot.store.rows import GameRow
+from bot.store.rows import GameRow, Seat
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 5
@@ -65,25 +66,43 @@ def user_of(game: GameRow, name: str | None) -> int | None:
     return seat.user_id if seat and seat.user_id else None
 
 
-def auto_level(game: GameRow, name: str | None) -> str | None:
-    """The AI level that plays this seat now: an AI seat's own, `normal` for a member's
-    seat left to the AI after repeated timeouts, else None (a person plays it)."""
+def auto_level(game: GameRow, name: str | None, *, now: float | None = None,
+               placing: bool = False) -> str | None:
+    """The AI level that plays this seat now: an AI seat's own; `normal` for a member's seat
+    the AI keeps (after repeated timeouts, or by the table's vote), for a member on vacation
+    in a game where the AI plays an away member's turns (its `vacation` option "ai"), and
+    for an away member's survivors (`placing`: they cannot wait for her); else None (a
+    person plays it)."""
     seat = game.seat_named(name) if name else None
     if seat is None:
         return None
     if seat.ai:
         return seat.ai
-    if name in game.options.get("away", ()):
+    if seat.away:
+        return TIMEOUT_LEVEL
+    if seat.until is not None and seat.away_at(time.time() if now is None else now) and (
+            placing or game.options.get("vacation") == "ai"):
         return TIMEOUT_LEVEL
     return None
 
 
-def left_seat(options: dict[str, Any], user_id: int, seat_name: str) -> dict[str, Any]:
-    """Options with `left[seat name]` listing the members who left that seat mid-game (kicked
-    or quit), so results can rank them last (bot.league)."""
-    opts = dict(options)
-    left = {k: list(v) for k, v in (opts.get("left") or {}).items()}
-    if user_id > 0 and user_id not in left.get(seat_name, []):
-        left.setdefault(seat_name, []).append(user_id)
-    opts["left"] = left
-    return opts
+def actor_level(game: GameRow, state: Any, now: float | None = None) -> str | None:
+    """The AI level playing the seat that must act in `state` now (None: a person, or
+    nobody: the game is over)."""
+    if state is None or state.finished or not state.actor:
+        return None
+    return auto_level(game, state.actor, now=now,
+                      placing=state.actor != state.players[state.current])
+
+
+def vacant_seats(game: GameRow) -> frozenset[str]:
+    """Names of the seats whose member was removed without a replacement."""
+    return frozenset(s.name for s in game.players if s.vacant)
+
+
+def left_seat(seat: Seat) -> tuple[int, ...]:
+    """The members who left `seat` mid-game once its member leaves it too (kicked or quit),
+    so results can rank them last (bot.league)."""
+    if seat.user_id > 0 and seat.user_id not in seat.left:
+        return (*seat.left, seat.user_id)
+    return seat.left

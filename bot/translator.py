@@ -66,7 +66,8 @@ def _choice(value: object, english: str, lang: str) -> str | None:
         return piece[:1].upper() + piece[1:]
     if value in BOARDS:
         return i18n.t("svc.choice.board", lang, n=BOARDS[value])
-    for key in (f"svc.ai_level.{value}", f"svc.remind_choice.{value}"):
+    for key in (f"svc.ai_level.{value}", f"svc.remind_choice.{value}",
+                f"vote.choice.{value}", f"orders.{value}", f"rel.vacation.{value}"):
         if i18n.has(key) and english in (value, i18n.t(key, "en")):
             return i18n.t(key, lang)
     return i18n.commands(lang)["choices"].get(english)

@@ -260,8 +260,9 @@ class Announcer:
             # survivors were placed and the next turn began: the pictures show the new
             # position (and the combo row, if the next player must pick)
             if interaction is not None and not on_living:
-                await send(interaction, ack(reply, outcome.public), ephemeral=True,
-                           allowed_mentions=NO_MENTIONS)
+                await send(interaction, await self._ack(interaction, outcome, reply,
+                                                        outcome.public),
+                           ephemeral=True, allowed_mentions=NO_MENTIONS)
             files = await self._pictures(outcome, panel, interaction)
             if files:
                 extra["attachments"] = files
@@ -283,7 +284,8 @@ class Announcer:
                                                view=view, allowed_mentions=NO_MENTIONS, **extra))
         if interaction is not None and not interaction.response.is_done():
             await asyncio.wait({edit}, timeout=ACK_AFTER)
-            await send(interaction, ack(reply, outcome.headline or outcome.public),
+            await send(interaction, await self._ack(interaction, outcome, reply,
+                                                    outcome.headline or outcome.public),
                        ephemeral=True, allowed_mentions=NO_MENTIONS)
         edited = await edit
         if edited is None:
@@ -294,6 +296,32 @@ class Announcer:
         if clicked is not None and clicked.id != message_id and not clicked.flags.ephemeral:
             await self.edit(game.channel_id, clicked.id, view=None)
         return message_id
+
+    async def _ack(self, interaction: discord.Interaction, outcome: Outcome, reply: str,
+                   lines: list[str]) -> str:
+        """The private "done" for her action; the first of her turn also tells her what
+        happened since her last action (unless her turn DM did)."""
+        user = interaction.user.id
+        told: list[str] = []
+        if outcome.first_seq and outcome.previous_actor_id == user and \
+                outcome.game.seat_of(user) is not None:
+            try:
+                told = await self.dms.catch_up_once(outcome.game, user, reply,
+                                                    outcome.first_seq)
+            except Exception:  # noqa: BLE001 - the answer must go out anyway
+                log.exception("no catch-up for %s in game %s", user, outcome.game.id)
+        text_ = ack(reply, lines)
+        return text.clip(text_ + "\n\n" + "\n".join(told)) if told else text_
+
+    async def say(self, game: GameRow, content: str) -> int | None:
+        """A line of the game's own in its channel (a vote's outcome), outside the turns."""
+        try:
+            message = await self.client.get_partial_messageable(game.channel_id).send(
+                content, allowed_mentions=NO_MENTIONS)
+        except discord.HTTPException as exc:
+            log.warning("could not post in %s for game %s: %s", game.channel_id, game.id, exc)
+            return None
+        return message.id
 
     async def _reply_language(self, interaction: discord.Interaction) -> str:
         return await self.dms.languages.for_interaction(interaction)

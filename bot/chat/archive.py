@@ -1,5 +1,6 @@
-"""Finished games in chat: a member's stats and history (a page of games with a menu to
-watch any one's replay). Private answers; nothing here exists before a game ends."""
+"""Members' records in chat: stats and history of finished games (a page of games with a
+menu to watch any one's replay), and reliability (turns played and missed, time to act,
+games left, vacations). Private answers; no coins of a game that is still running."""
 
 from __future__ import annotations
 
@@ -11,7 +12,8 @@ import discord
 import i18n
 from bot import text
 from bot.chat.views import handlers
-from bot.store import SeatResult, Store
+from bot.clock import format_duration
+from bot.store import Reliability, SeatResult, Store
 
 PAGE = 8
 
@@ -42,6 +44,22 @@ async def stats_text(store: Store, guild_id: int, member_id: int, lang: str) -> 
         lines.append(i18n.t("archive.stats.best", lang,
                             combo=_combo(st.best.race, st.best.power),
                             coins=f"{st.best.coins:.1f}", n=st.best.games))
+    return "\n".join(lines)
+
+
+def profile_text(member_id: int, found: Reliability, lang: str) -> str:
+    """A member's reliability in this server, in `lang`."""
+    who = f"<@{member_id}>"
+    if not found.turns and not found.games_left and not found.vacations:
+        return i18n.t("rel.none", lang, member=who)
+    lines = [i18n.t("rel.head", lang, member=who, played=found.played, missed=found.missed,
+                    away=found.away)]
+    if found.recent:
+        lines.append(i18n.t("rel.recent", lang, missed=found.recent_missed, turns=found.recent,
+                            share=round(found.missed_share * 100)))
+    if found.median_seconds is not None:
+        lines.append(i18n.t("rel.median", lang, time=format_duration(found.median_seconds)))
+    lines.append(i18n.t("rel.left", lang, left=found.games_left, vacations=found.vacations))
     return "\n".join(lines)
 
 

@@ -9,14 +9,19 @@ an ephemeral followup instead.
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 import discord
 
+import engine
 import i18n
+from bot import pictures, text
 from bot.game.panel import Panel
+from bot.game.quiet import QuietHours
 from bot.game.results import Outcome
+from bot.game.service import GameService
 from bot.language import Languages, of_game
-from bot.store import GameRow, OwedDM, Store, StoreError
+from bot.store import GameRow, OwedDM, StoreError
 
 log = logging.getLogger(__name__)
 
@@ -37,10 +42,17 @@ def jump(guild_id: int | None, channel_id: int, message_id: int | None) -> str |
 class Dms:
     """The bot's private messages to members."""
 
-    def __init__(self, client: discord.Client, store: Store, languages: Languages) -> None:
+    def __init__(self, client: discord.Client, service: GameService,
+                 languages: Languages) -> None:
         self.client = client
-        self.store = store
+        self.service = service
+        self.store = service.store
         self.languages = languages
+        # (game id, member) -> the version her catch-up was told up to (in this process)
+        self.told: dict[tuple[int, int], int] = {}
+
+    def now(self) -> float:
+        return self.service.now()
 
     async def _channel(self, user_id: int) -> discord.DMChannel:
         """The DM channel with a user: kept by discord.py once opened, so a player's coins,
@@ -98,24 +110,81 @@ class Dms:
 
     async def notify_turn(self, outcome: Outcome, panel: Panel | None,
                           message_id: int | None, acting: int | None) -> None:
-        """A DM to the player who must act now, if they asked for it (`/sw-me notify`)."""
+        """A DM to the player who must act now, if they asked for it (`/sw-me notify`),
+        with her catch-up; held through her quiet hours (the game's `wake` deadline sends
+        it when they end)."""
         if panel is None or not panel.actor_id or panel.actor_id == acting:
             return
-        if not (outcome.turn_started or outcome.turn_ended or outcome.headline):
-            return  # the same player acts on
-        game = outcome.game
+        if not (outcome.turn_started or outcome.turn_ended or outcome.headline) or \
+                not outcome.nudge:
+            return  # the same player acts on (or the table was told something)
+        settings = await self.store.member_settings(panel.actor_id)
+        if not settings.turn_dm:
+            return
+        quiet = QuietHours.stored(settings.quiet, settings.zone)
+        if quiet is not None and quiet.contains(self.now()):
+            return
+        await self.turn_dm(outcome.game, panel.actor_id, round_no=panel.round,
+                           defender=panel.is_defender, message_id=message_id)
+
+    async def wake(self, game: GameRow, state: Any) -> None:
+        """Her quiet hours ended during her turn: the turn DM they held back."""
+        seat = game.seat_named(state.actor) if state.actor else None
+        if seat is None or not seat.user_id or not await self.store.turn_dm(seat.user_id):
+            return
+        stored = await self.store.game_message(game.id)
+        await self.turn_dm(game, seat.user_id, round_no=state.round,
+                           defender=state.actor != state.players[state.current],
+                           message_id=stored[0] if stored else None)
+
+    async def turn_dm(self, game: GameRow, user_id: int, *, round_no: int, defender: bool,
+                      message_id: int | None) -> None:
+        """"It is your turn", her catch-up since her last action and its map."""
         try:
-            if not await self.store.turn_dm(panel.actor_id):
-                return
-            user = await self._channel(panel.actor_id)
+            user = await self._channel(user_id)
             link = jump(game.guild_id, game.channel_id, message_id)
-            lang = await self.languages.for_user(panel.actor_id, fallback=of_game(game),
+            lang = await self.languages.for_user(user_id, fallback=of_game(game),
                                                  guild_id=game.guild_id)
-            await user.send(i18n.t("dm.turn", lang, game=game.id, channel=game.channel_id,
-                                   round=panel.round, defender=panel.is_defender,
-                                   link=f" — {link}" if link else ""))
+            lines = [i18n.t("dm.turn", lang, game=game.id, channel=game.channel_id,
+                            round=round_no, defender=defender, link=f" — {link}" if link else "")]
+            told, files = await self.catch_up(game, user_id, lang, head=False)
+            if told:
+                lines += ["", *told]
+            await user.send(text.clip("\n".join(lines)), files=files)
         except discord.HTTPException as exc:
-            log.info("turn DM to %s failed: %s", panel.actor_id, exc)
+            log.info("turn DM to %s failed: %s", user_id, exc)
+
+    async def catch_up(self, game: GameRow, user_id: int, lang: str, *,
+                       before: int | None = None, head: bool = True,
+                       picture: bool = True) -> tuple[list[str], list[discord.File]]:
+        """Her catch-up in `lang` and its map (the regions she lost outlined); remembered
+        as told, so the first private reply of her turn does not tell it again."""
+        caught = await self.service.member_catch_up(game, user_id, before=before)
+        self.told[(game.id, user_id)] = max(self.told.get((game.id, user_id), 0), caught.upto)
+        if caught.is_empty:
+            return [], []
+        files: list[discord.File] = []
+        if picture:
+            lost = caught.lost_regions
+            obs = engine.observe(caught.state, None)
+            found = await pictures.map_file(
+                caught.state, lost, observation=obs, lang=lang,
+                description=i18n.t("catchup.map_alt", lang, regions=", ".join(map(str, lost)),
+                                   n=len(lost)) + " " + text.map_alt(obs, lang))
+            if found is not None:
+                files.append(found)
+        return caught.lines(lang, head=head), files
+
+    async def catch_up_once(self, game: GameRow, user_id: int, lang: str,
+                            before: int) -> list[str]:
+        """The catch-up for the first private reply of her turn (`before`: her action it
+        answers), unless her turn DM (or an earlier reply) told it already."""
+        key = (game.id, user_id)
+        if self.told.get(key, 0) >= before - 1:
+            return []
+        lines, _ = await self.catch_up(game, user_id, lang, before=before, picture=False)
+        self.told[key] = max(self.told.get(key, 0), before)  # her later replies: nothing new
+        return lines
 
     async def remind(self, channel_id: int, game_id: int, user_id: int, line: str) -> None:
         """A turn reminder by DM (the game's choice) or, if DMs are closed, in the channel."""

@@ -249,4 +249,8 @@ def settings_text(league: League, conf: LeagueSettings, lang: str = i18n.DEFAULT
                   minutes=conf.start_minutes, days=conf.round_days, ai=conf.allow_ai,
                   summary=conf.summary_channel or 0, n=len(conf.channels),
                   channels=", ".join(f"<#{c}>" for c in conf.channels))
+    text += " " + i18n.t("league.settings_long", lang, server=conf.away_days is None,
+                         days=conf.away_days or 0, most=conf.max_missed or 100,
+                         over=conf.over_turns or 50,
+                         asks=conf.max_missed is not None and conf.max_missed < 100)
     return (i18n.t("league.updated", lang) + " " if updated else "") + text

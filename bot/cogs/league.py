@@ -20,6 +20,7 @@ from discord.ext import commands
 
 import i18n
 from bot.app import SmallWorldBot
+from bot.chat.archive import profile_text
 from bot.chat.league_texts import (
     audit_text,
     days_named,
@@ -237,7 +238,10 @@ class LeagueCog(commands.Cog):
         lg = await league_of(interaction, league)
         target = member or interaction.user
         card = await self.leagues.player(lg, target.id, season)
-        await send(interaction, player_text(card, target, await public_language(interaction)),
+        lang = await public_language(interaction)
+        record = profile_text(target.id, await bot_of(interaction).store.reliability(
+            lg.guild_id, target.id), lang)
+        await send(interaction, player_text(card, target, lang) + "\n" + record,
                    allowed_mentions=NO_MENTIONS)
 
     @league.command(name="rating", description="A member's league rating (OpenSkill μ − 3σ)")

@@ -79,6 +79,9 @@ class LeagueModeration(commands.Cog):
         allow_ai="Fill empty seats and no-shows with AI seats (they earn nothing)",
         summary_channel="Post the standings here every week",
         no_summary="Stop the weekly summary",
+        away_days="Away days its players may spend in 30 days (a cap under the server's)",
+        max_missed="To join: at most this % of the member's last turns missed (100: anyone)",
+        over="... counted over the member's last turns (default 50)",
         league=LEAGUE)
     async def settings_(
         self, interaction: discord.Interaction,
@@ -89,6 +92,9 @@ class LeagueModeration(commands.Cog):
         allow_ai: bool | None = None,
         summary_channel: discord.TextChannel | None = None,
         no_summary: bool = False,
+        away_days: app_commands.Range[int, 0, 30] | None = None,
+        max_missed: app_commands.Range[int, 0, 100] | None = None,
+        over: app_commands.Range[int, 1, 500] | None = None,
         league: str | None = None,
     ) -> None:
         """Anyone may read the settings; changing them is the organisers'."""
@@ -108,6 +114,10 @@ class LeagueModeration(commands.Cog):
             changes["summary_channel"] = summary_channel.id
         if no_summary:
             changes["summary_channel"] = None
+        for key, value in (("away_days", away_days), ("max_missed", max_missed),
+                           ("over_turns", over)):
+            if value is not None:
+                changes[key] = value
         if not changes:
             conf = await self.leagues.settings(lg)
             await send(interaction, settings_text(lg, conf, await reply_language(interaction)),

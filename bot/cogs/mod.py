@@ -22,6 +22,7 @@ from bot.cogs.tree import (
     moderator_only,
 )
 from bot.errors import ServiceError
+from bot.game.vacations import AWAY_DAYS
 from bot.language import of_game, reply_language
 from bot.seats import AI_LEVELS, TIMEOUT_LEVEL, ai_level
 from bot.store import GameRow
@@ -86,25 +87,29 @@ class Moderation(Commands, commands.Cog):
         await send(interaction, i18n.t("svc.server_clock", lang, clock=clock.describe(lang)),
                    ephemeral=True)
 
-    @mod.command(name="server", description="This server's choices: replays of finished "
-                                            "games, the AI that plays a timed-out turn")
+    @mod.command(name="server", description="This server's choices: replays, the AI for a "
+                                            "timed-out turn, away days")
     @app_commands.describe(replays="Post a finished game's animated replay with its reveal",
-                           takeover="The AI level that plays a turn whose time ran out")
+                           takeover="The AI level that plays a turn whose time ran out",
+                           away_days="Away days each member may spend in 30 days (default 7)")
     @app_commands.choices(takeover=[Choice(name=n, value=n) for n in AI_LEVELS])
     @moderator_only()
     async def mod_server(self, interaction: discord.Interaction, replays: bool | None = None,
-                         takeover: str | None = None) -> None:
+                         takeover: str | None = None,
+                         away_days: app_commands.Range[int, 0, 30] | None = None) -> None:
         guild_id = interaction.guild_id or 0
         chosen = await self.service.store.guild_options(guild_id)
-        if replays is not None or takeover is not None:
+        if replays is not None or takeover is not None or away_days is not None:
             chosen = dataclasses.replace(
                 chosen, replays=chosen.replays if replays is None else replays,
-                takeover=takeover or chosen.takeover)
+                takeover=takeover or chosen.takeover,
+                away_days=chosen.away_days if away_days is None else away_days)
             await self.service.store.set_guild_options(guild_id, chosen)
         lang = await reply_language(interaction)
+        days = AWAY_DAYS if chosen.away_days is None else chosen.away_days
         await send(interaction, i18n.t("archive.server_options", lang, replays=chosen.replays,
-                                       level=ai_level(chosen.takeover or TIMEOUT_LEVEL)),
-                   ephemeral=True)
+                                       level=ai_level(chosen.takeover or TIMEOUT_LEVEL))
+                   + "\n" + i18n.t("away.server_days", lang, days=days), ephemeral=True)
 
     @mod.command(name="end", description="Stop the game or lobby in this channel")
     @moderator_only()

@@ -80,7 +80,8 @@ class ReadingCommands(Commands):
 
     @sw.command(name="help", description="How to play here: the turn and the commands")
     async def help_(self, interaction: discord.Interaction) -> None:
-        await send(interaction, i18n.t("help.text", await reply_language(interaction)),
+        lang = await reply_language(interaction)
+        await send(interaction, i18n.t("help.text", lang) + "\n" + i18n.t("help.long", lang),
                    ephemeral=True)
 
     # -- /sw-game -------------------------------------------------------------------------

@@ -1,5 +1,5 @@
-"""The table: open a lobby, join, start, take a seat back from the AI (one level deep), and
-`/sw-table leave|ai-add|ai-remove`."""
+"""The table: open a lobby, join, start, come back (from a vacation, or to a seat the AI kept;
+one level deep), and `/sw-table leave|ai-add|ai-remove|vote|settings`."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from discord import app_commands
 
 import i18n
 from bot import text
-from bot.clock import clock_of
+from bot.clock import DurationError, clock_of, duration
 from bot.cogs.tree import (
     LANGUAGE_CHOICES,
     REMIND_CHOICES,
@@ -22,10 +22,26 @@ from bot.cogs.tree import (
     sw,
     table,
 )
+from bot.errors import ServiceError
+from bot.game.votes import KINDS
 from bot.language import of_game, reply_language
 from bot.seats import AI_LEVELS, ai_level
-from bot.ui import display_name
+from bot.store import GameRow
+from bot.ui import display_name, send
 from engine import data as engine_data
+
+VOTE_CHOICES = [Choice(name=i18n.t(f"vote.choice.{k}", "en"), value=k) for k in KINDS]
+VACATION_CHOICES = [Choice(name=i18n.t(f"rel.vacation.{v}", "en"), value=v)
+                    for v in ("pause", "ai")]
+
+
+def rules_line(game: GameRow, lang: str) -> str:
+    """What the table asks, in `lang`."""
+    need = game.options.get("reliability") or {}
+    return i18n.t("rel.table", lang, vacation=i18n.Msg(
+        f"rel.away.{game.options.get('vacation') or 'pause'}"),
+        most=int(need.get("max_missed", 100)), over=int(need.get("over", 50)),
+        asks=bool(need))
 
 
 class TableCommands(Commands):
@@ -80,14 +96,27 @@ class TableCommands(Commands):
     async def start(self, interaction: discord.Interaction) -> None:
         await self.flow.start_game(interaction)
 
-    @sw.command(name="back", description="Take your seat back from the AI after timeouts")
+    @sw.command(name="back", description="Back from a vacation, or take your seat back from "
+                                         "the AI")
     @in_server()
     async def back(self, interaction: discord.Interaction) -> None:
-        outcome, seat = await self.service.back(channel_of(interaction), interaction.user.id)
-        outcome.lead(i18n.t("svc.welcome_back", of_game(outcome.game),
-                            user=interaction.user.mention, seat=seat))
-        outcome.public = list(outcome.headline)
-        await self.announcer.announce(outcome, interaction, fresh=True)
+        news = await self.service.come_back(interaction.guild_id or 0, interaction.user.id)
+        try:
+            outcome, seat = await self.service.back(channel_of(interaction),
+                                                    interaction.user.id)
+        except ServiceError:
+            if news is None:  # neither on vacation nor a seat the AI keeps
+                raise
+            await send(interaction, i18n.t("away.ended", await reply_language(interaction),
+                                           games=len(news.outcomes), left=news.bank.left,
+                                           cap=news.bank.cap), ephemeral=True)
+        else:
+            outcome.lead(i18n.t("svc.welcome_back", of_game(outcome.game),
+                                user=interaction.user.mention, seat=seat))
+            outcome.public = list(outcome.headline)
+            await self.announcer.announce(outcome, interaction, fresh=True)
+        for told in news.outcomes if news is not None else ():
+            await self.announcer.announce(told, fresh=False)
 
     # -- /sw-table ------------------------------------------------------------------------
 
@@ -109,6 +138,49 @@ class TableCommands(Commands):
                                          is_mod=self.bot.is_mod(interaction))
         await self.announcer.lobby_changed(interaction, game, i18n.t(
             "svc.ai_joined", await reply_language(interaction), level=ai_level(level)))
+
+    @table.command(name="vote", description="Call a vote of the players: pause, more time, a "
+                                            "seat to the AI, end now")
+    @app_commands.describe(kind="What the vote decides",
+                           member="ai: whose seat the AI takes",
+                           time="time: how much to add, like 12h")
+    @app_commands.choices(kind=VOTE_CHOICES)
+    @in_server()
+    async def vote(self, interaction: discord.Interaction, kind: str,
+                   member: discord.User | None = None,
+                   time: app_commands.Range[str, 1, 20] | None = None) -> None:
+        seconds = None
+        if time is not None:
+            try:
+                seconds = duration(time)
+            except DurationError as exc:
+                raise ServiceError.said("clock.refused",
+                                        reason=i18n.Msg(exc.key, **exc.params)) from None
+        await self.bot.votes.call(interaction, kind, member=member.id if member else None,
+                                  seconds=seconds)
+
+    @table.command(name="settings", description="What this table asks (opener): vacations, "
+                                                "reliability to join")
+    @app_commands.describe(vacations="pause: an away player's clock waits; ai: the AI plays "
+                                     "her turns",
+                           max_missed="Join only with at most this % of turns missed (100: "
+                                      "anyone)",
+                           over="... counted over the member's last turns (default 50)")
+    @app_commands.choices(vacations=VACATION_CHOICES)
+    @in_server()
+    async def settings(self, interaction: discord.Interaction, vacations: str | None = None,
+                       max_missed: app_commands.Range[int, 0, 100] | None = None,
+                       over: app_commands.Range[int, 1, 500] | None = None) -> None:
+        game = await self.service.table_rules(channel_of(interaction), interaction.user.id,
+                                              vacation=vacations, max_missed=max_missed,
+                                              over=over, is_mod=self.bot.is_mod(interaction))
+        changed = vacations is not None or max_missed is not None or over is not None
+        lang = of_game(game) if changed else await reply_language(interaction)
+        line = rules_line(game, lang)
+        if changed:
+            await self.announcer.lobby_changed(interaction, game, line)
+        else:
+            await send(interaction, line, ephemeral=True)
 
     @table.command(name="ai-remove", description="Remove the last AI player from the lobby here")
     @in_server()

@@ -24,7 +24,7 @@ from typing import Any
 
 import ai
 import engine
-from bot.game.moves import dump, forced_move, plain_action
+from bot.game.moves import dump, forced_step, plain_action
 from bot.workers import bind_to_parent, stop_pools
 
 log = logging.getLogger(__name__)
@@ -44,6 +44,7 @@ class Move:
     seat: str
     action: dict[str, Any]
     chosen: bool
+    order: str | None = None  # a forced move that follows a defender's standing order
 
 
 def ai_seed(game_seed: int, version: int) -> int:
@@ -98,7 +99,7 @@ def _choose(dump_: dict[str, Any], level: str, seed: int) -> dict[str, Any]:
 
 
 def _plan(dump_: dict[str, Any], game_seed: int, version: int, levels: dict[str, str],
-          vacant: list[str]) -> list[Move]:
+          vacant: list[str], orders: dict[str, str] | None = None) -> list[Move]:
     """Runs in the worker: the moves of the stint that starts at `version` (see module)."""
     state = engine.load_state(dump_)
     start = (state.round, state.current)
@@ -109,7 +110,7 @@ def _plan(dump_: dict[str, Any], game_seed: int, version: int, levels: dict[str,
         actor = state.actor
         if actor is None:
             break
-        forced = forced_move(state, frozenset(vacant))
+        forced, order = forced_step(state, frozenset(vacant), orders)
         if forced is not None:
             action, chosen = forced, False
         elif actor in levels:
@@ -121,7 +122,8 @@ def _plan(dump_: dict[str, Any], game_seed: int, version: int, levels: dict[str,
             chosen = True
         else:
             break  # a member must act now
-        moves.append(Move(version, actor, dump(action), chosen))
+        moves.append(Move(version, actor, dump(action), chosen,
+                          None if chosen else order))
         state = engine.apply(state, action).state
         version += 1
     return moves
@@ -144,8 +146,9 @@ async def decide(state: Any, level: str, seed: int) -> dict[str, Any]:
 
 
 async def plan_stint(state: Any, game_seed: int, version: int, levels: dict[str, str],
-                     vacant: list[str]) -> list[Move]:
+                     vacant: list[str], orders: dict[str, str] | None = None) -> list[Move]:
     """The moves of the stint that starts at `version` (`levels`: seat -> AI level of every
-    seat the AI plays in it), planned off the event loop."""
+    seat the AI plays in it; `orders`: seat -> the standing orders of its member), planned
+    off the event loop."""
     return list(await _run(_plan, engine.dump_state(state), game_seed, version, levels,
-                           sorted(vacant)))
+                           sorted(vacant), dict(orders or {})))

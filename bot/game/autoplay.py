@@ -11,33 +11,41 @@ registers them with the scheduler's dispatch.
 from __future__ import annotations
 
 import logging
-import time
 from collections.abc import Awaitable, Callable, Sequence
+from typing import Any
 
 import i18n
 from bot.clock import ALARM, Deadline, Dispatch, clock_of, format_duration, level_name
 from bot.errors import NoGameHere, StaleVersion
 from bot.game import ai_worker
+from bot.game.quiet import QuietHours
 from bot.game.results import Outcome
 from bot.game.service import GameService
 from bot.game.stints import stint_key
 from bot.language import of_game
-from bot.seats import TIMEOUT_LEVEL, auto_level
+from bot.seats import TIMEOUT_LEVEL, actor_level, auto_level, vacant_seats
 from bot.store import GameRow, GameStatus
 
 log = logging.getLogger(__name__)
 
-GAME_KINDS = ("ai", "turn", "half", "near", "survivors")
+GAME_KINDS = ("ai", "turn", "half", "near", "survivors", "wake")
 MAX_ATTEMPTS = 5  # a stint planned again after the game moved on meanwhile
 
 Post = Callable[[Outcome], Awaitable[None]]
 Remind = Callable[[int, int, int, str], Awaitable[None]]  # channel, game, user, text
+Wake = Callable[[GameRow, Any], Awaitable[None]]  # game, its state: the actor's turn DM
 
 
-def stint_levels(game: GameRow, forced: tuple[str, str] | None) -> dict[str, str]:
+def stint_levels(game: GameRow, forced: tuple[str, str] | None,
+                 state: Any = None) -> dict[str, str]:
     """seat -> AI level of every seat the AI plays now (and a timed-out member's seat)."""
     levels = {seat.name: level for seat in game.players
               if (level := auto_level(game, seat.name))}
+    # a member away on vacation keeps her turns, but her survivors cannot wait for her
+    levels |= {seat.name: level for seat in game.players if seat.name not in levels
+               and (level := auto_level(game, seat.name, placing=True))
+               and state is not None and state.actor == seat.name
+               and state.actor != state.players[state.current]}
     if forced is not None:
         levels[forced[0]] = forced[1]
     return levels
@@ -46,11 +54,22 @@ def stint_levels(game: GameRow, forced: tuple[str, str] | None) -> dict[str, str
 class AutoPlayer:
     """Plays AI stints through the service and handles the game's deadlines."""
 
-    def __init__(self, service: GameService, post: Post, remind: Remind | None = None) -> None:
+    def __init__(self, service: GameService, post: Post, remind: Remind | None = None,
+                 wake: Wake | None = None) -> None:
         self.service = service
         self.post = post
         self.remind = remind
+        self.wake = wake
         self.stints = 0
+
+    async def _orders(self, game: GameRow, state: Any) -> dict[str, str]:
+        """Seat -> its member's standing orders (read only when survivors may come up: the
+        stint attacks someone, or a defender places now)."""
+        members = {s.user_id: s.name for s in game.players if s.user_id and not s.ai}
+        if not members:
+            return {}
+        found = await self.service.store.standing_orders(members)
+        return {members[uid]: order for uid, order in found.items()}
 
     def register(self, dispatch: Dispatch) -> None:
         for kind in GAME_KINDS:
@@ -74,9 +93,10 @@ class AutoPlayer:
             if loaded.state.finished:
                 return None
             game = loaded.game
+            orders = await self._orders(game, loaded.state)
             moves = await ai_worker.plan_stint(
-                loaded.state, game.seed, game.version, stint_levels(game, pair),
-                list(game.options.get("vacant", [])))
+                loaded.state, game.seed, game.version, stint_levels(game, pair, loaded.state),
+                list(vacant_seats(game)), orders)
             try:
                 out = await service.play_stint(channel_id, moves, version=game.version,
                                                forced=pair, headline=header)
@@ -108,17 +128,23 @@ class AutoPlayer:
             return
         actor = state.actor
         if row.kind == "ai":
-            if auto_level(game, actor) and await self.play(game.channel_id, actor) is None:
-                now = await service.store.get_game(row.game_id)
-                if now is not None and now.version == game.version and \
-                        auto_level(now, actor):
+            if not actor_level(game, state):  # her vacation ended meanwhile: her clock
+                await service.resync(game)
+            elif await self.play(game.channel_id, actor) is None:
+                now = await service.loaded(await service.store.get_game(row.game_id) or game)
+                if now.game.version == game.version and actor_level(now.game, now.state):
                     raise RuntimeError(f"the AI made no move for {actor}")  # retried later
             return
-        if actor != row.seat or auto_level(game, actor) or stint_key(game, state) != row.key:
+        if actor != row.seat or actor_level(game, state) or stint_key(game, state) != row.key:
             return  # the stint is over (or the AI has the seat): nothing to do
         if row.kind in ("half", "near"):
             await self._remind(game, row)
+        elif row.kind == "wake":
+            if self.wake is not None:
+                await self.wake(game, state)
         elif row.kind == "turn":
+            if await self._spend_day(game, row):
+                return
             count, away = await service.timed_out(game.channel_id, actor)
             lang = of_game(game)
             level = await self.takeover(game)
@@ -137,6 +163,21 @@ class AutoPlayer:
             await self.play(game.channel_id, actor, forced=await self.takeover(game),
                             header=header)
 
+    async def _spend_day(self, game: GameRow, row: Deadline) -> bool:
+        """Her turn ran out: one away day of her bank gives her a day more, if she has one
+        (the channel is told when her turn now ends and how many days she has left)."""
+        spent = await self.service.spend_day(game, row.seat, row.key)
+        if spent is None:
+            return False
+        due, left = spent
+        seat = game.seat_named(row.seat)
+        line = ALARM + i18n.t("away.day_spent", of_game(game), seat=row.seat, until=int(due),
+                              left=left, user=seat.user_id if seat else 0)
+        out = await self.service.notice(game.channel_id, game.id, [line])
+        if out is not None:
+            await self.post(out)
+        return True
+
     async def takeover(self, game: GameRow) -> str:
         """The AI level that plays a member's turn whose time ran out: the server's choice
         (/sw-mod server), else normal."""
@@ -148,7 +189,11 @@ class AutoPlayer:
                          if d.kind == "turn"), None)
         if seat is None or not seat.user_id or deadline is None or self.remind is None:
             return
-        left = format_duration(max(0.0, deadline.due_at - time.time()))
+        settings = await self.service.store.member_settings(seat.user_id)
+        quiet = QuietHours.stored(settings.quiet, settings.zone)
+        if quiet is not None and quiet.contains(self.service.now()):
+            return  # (set after this turn's deadlines were armed: they did not move)
+        left = format_duration(max(0.0, deadline.due_at - self.service.now()))
         lang = of_game(game)  # a mention in the channel: the game's language
         if clock_of(game.options.get("clock")).remind == "dm" and self.service.dm_language:
             lang = await self.service.dm_language(seat.user_id, game)  # a DM: the reader's

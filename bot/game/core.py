@@ -30,10 +30,11 @@ from bot.clock import ClockRules
 from bot.errors import NoGameHere, ServiceError
 from bot.game.moves import dump
 from bot.game.panel import Panel, build_panel, targets
+from bot.game.quiet import QuietHours
 from bot.game.recent import RecentLog
 from bot.game.results import Loaded, Outcome, mark
 from bot.game.session import DmLanguage, FinishListener, Hooks, Session, rebuild
-from bot.game.stints import stint
+from bot.game.stints import Actor, stint, stint_key
 from bot.seats import auto_level
 from bot.store import GameRow, GameStatus, Store, StoreUnavailable
 
@@ -42,6 +43,7 @@ log = logging.getLogger(__name__)
 Want = Literal["open", "active"]
 SeatCheck = Callable[[GameRow, int], Any]  # async (game, user id) -> None; raises to refuse
 TARGETS_KEPT = 256
+GAME_DEADLINES = ("vote",)  # deadline kinds of the game, not of its stint (a vote's expiry)
 
 
 class GameCore:
@@ -63,6 +65,7 @@ class GameCore:
         # (game id, version, revision) -> the targets at that log (autocomplete asks often)
         self._targets: dict[tuple[int, int, int], tuple[Any, ...]] = {}
         self._stints: dict[int, str] = {}  # game id -> the stint its deadlines were written for
+        self.now: Callable[[], float] = time.time  # the clock deadlines are armed from
 
     auto_level = staticmethod(auto_level)  # the AI level playing a seat now (bot.seats)
 
@@ -194,14 +197,29 @@ class GameCore:
     # -- the game's deadlines -----------------------------------------------------------
 
     async def _sync_clock(self, game: GameRow, state: Any) -> None:
-        """Make the game's deadlines fit who must act now (a no-op within one stint)."""
-        key, rows = stint(game, state, self.rules, time.time())
+        """Make the game's deadlines fit who must act now (a no-op within one stint). A
+        vote's expiry is the game's, not the stint's: it stays."""
+        now = self.now()
+        key = stint_key(game, state, now)
         if self._stints.get(game.id) == key:
             return
-        await self.store.sync_deadlines(game.id, rows)
+        key, rows = stint(game, state, self.rules, now, await self._actor(game, state))
+        await self.store.sync_deadlines(game.id, rows, keep=GAME_DEADLINES)
         self._stints[game.id] = key
         if self.deadlines_changed is not None:
             self.deadlines_changed()
+
+    async def _actor(self, game: GameRow, state: Any) -> Actor | None:
+        """What the member who must act set for all her games (None: nobody, or the AI)."""
+        name = state.actor if state is not None and not state.finished else None
+        seat = game.seat_named(name) if name else None
+        if seat is None or not seat.user_id or seat.ai:
+            return None
+        return await self._actor_of(seat.user_id)
+
+    async def _actor_of(self, user_id: int) -> Actor:
+        settings = await self.store.member_settings(user_id)
+        return Actor(QuietHours.stored(settings.quiet, settings.zone), settings.turn_dm)
 
     def forget_stint(self, game_id: int) -> None:
         """A deadline of the game fired: the next sync writes its deadlines again."""

@@ -3,6 +3,7 @@ and the start itself (the seed shuffles the seats, so it also picks the start pl
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from typing import Any
 
@@ -79,6 +80,7 @@ class Lobby(GameCore):
                 raise LobbyError.said("svc.already_in")
             for check in self.seat_checks:
                 await check(game, user_id)
+            await self.check_reliability(game, user_id)
             limit = game.options.get("max_players", MAX_PLAYERS)
             if len(game.players) >= limit:
                 raise LobbyError.said("svc.full", limit=limit)
@@ -125,6 +127,7 @@ class Lobby(GameCore):
         board = game.board or board_for(n)
         seats = list(game.players)
         random.Random(game.seed).shuffle(seats)
+        seats = [await self._on_vacation(game, seat) for seat in seats]
         state = engine.new_game(board, [seat.name for seat in seats], game.seed,
                                 game.options.get("engine") or None)
         clock = await self._lobby_clock(game)
@@ -142,6 +145,54 @@ class Lobby(GameCore):
             lines.append(i18n.t("svc.started_clock", lang, clock=clock.describe(lang)))
         s.headline = lines
         return lines
+
+    async def _on_vacation(self, game: GameRow, seat: Seat) -> Seat:
+        """A member who is on vacation in the server as the game starts is away in it too."""
+        if not seat.user_id or game.guild_id is None:
+            return seat
+        found = await self.store.vacation_at(game.guild_id, seat.user_id, self.now())
+        return seat if found is None else dataclasses.replace(seat, until=found.until)
+
+    async def check_reliability(self, game: GameRow, user_id: int) -> None:
+        """A table that asks for reliability ("at most 10% of the last 50 turns missed")
+        refuses a member above it, with her figure and the requirement."""
+        need = game.options.get("reliability")
+        if not isinstance(need, dict) or game.guild_id is None:
+            return
+        most, over = int(need.get("max_missed", 100)), int(need.get("over", 50))
+        found = await self.store.reliability(game.guild_id, user_id, last=over)
+        if found.recent and found.missed_share * 100 > most:
+            raise LobbyError.said("rel.refused", missed=found.recent_missed, turns=found.recent,
+                                  share=round(found.missed_share * 100), most=most, over=over)
+
+    async def table_rules(self, channel_id: int, user_id: int, *, vacation: str | None = None,
+                          max_missed: int | None = None, over: int | None = None,
+                          is_mod: bool = False) -> GameRow:
+        """Lobby (the opener or a moderator): what the table asks — an away member's turns
+        wait ("pause") or the AI plays them at once ("ai"); a reliability to join (at most
+        `max_missed` percent of the last `over` turns missed; 100 removes it)."""
+        async with self.session(channel_id, want="open") as s:
+            game = self._in_lobby(s, LobbyError.said("svc.lobby_setting"))
+            options = dict(game.options)
+            if vacation is not None or max_missed is not None or over is not None:
+                self._can_manage_lobby(game, user_id, is_mod)
+            if vacation is not None:
+                if vacation not in ("pause", "ai"):
+                    raise LobbyError.said("rel.bad_vacation", value=text.echo(vacation))
+                options["vacation"] = vacation
+            if max_missed is not None or over is not None:
+                old = options.get("reliability") or {}
+                most = max_missed if max_missed is not None else old.get("max_missed", 10)
+                window = over if over is not None else old.get("over", 50)
+                if not (0 <= most <= 100 and 1 <= window <= 500):
+                    raise LobbyError.said("rel.bad_rule")
+                if most >= 100:
+                    options.pop("reliability", None)
+                else:
+                    options["reliability"] = {"max_missed": most, "over": window}
+            if options != game.options:
+                return await s.update_lobby(options=options)
+            return game
 
     # -- AI seats and the clock a lobby starts with -------------------------------------
 

@@ -49,26 +49,25 @@ class Moderation(Play):
                 return await s.update_lobby(players=[x for x in game.players
                                                      if x.user_id != user_id])
             lang = of_game(game)
-            opts = left_seat(game.options, seat.user_id, seat.name)
+            left = left_seat(seat)
             if replacement is not None:
                 new_id, _ = replacement
                 if game.seat_of(new_id):
                     raise LobbyError.said("svc.replacement_seated")
                 for check in self.seat_checks:
                     await check(game, new_id)
-                taker = Seat(new_id, seat.name)
+                taker = Seat(new_id, seat.name, left=left)
                 line = text.replaced_line(seat.name, new_id, lang)
             elif ai is not None:
                 if ai not in AI_LEVELS:
                     raise LobbyError.said("svc.no_ai_level", level=text.echo(ai))
-                taker = Seat(0, seat.name, ai=ai)
+                taker = Seat(0, seat.name, ai=ai, left=left)
                 line = i18n.t("svc.ai_seat", lang, level=ai_level(ai), seat=seat.name)
             else:
-                taker = Seat(0, seat.name)
-                opts["vacant"] = sorted({*opts.get("vacant", []), seat.name})
+                taker = Seat(0, seat.name, vacant=True, left=left)
                 line = text.vacated_line(seat.name, lang)
             await s.set_players([taker if x.user_id == user_id else x for x in game.players])
-            await s.set_options(opts)
+            await s.departed(user_id)
             await s.autoplay_vacant()
             s.headline = [line]
             return await self.finish(s.outcome(mod_id))

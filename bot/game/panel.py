@@ -14,7 +14,7 @@ from typing import Any
 import engine
 import i18n
 from bot import text
-from bot.seats import auto_level, user_of
+from bot.seats import actor_level, user_of
 from bot.store import GameRow
 from engine import data as engine_data
 
@@ -148,7 +148,7 @@ def build_panel(game: GameRow, version: int, state: engine.GameState, obs: Mappi
         round=int(obs.get("round") or 0),
         next_id=next_after(game, obs) if current != state.actor else None,
         combo=active_combo(obs, state.actor),
-        auto=auto_level(game, state.actor) if state.actor else None,
+        auto=actor_level(game, state),
     )
 
 

@@ -22,7 +22,7 @@ from bot.game.panel import active_combo
 from bot.game.results import Outcome, mark
 from bot.game.session import Session
 from bot.language import of_game
-from bot.seats import auto_level
+from bot.seats import actor_level, auto_level
 
 log = logging.getLogger(__name__)
 
@@ -81,15 +81,10 @@ class Play(GameCore):
                     return Ask(s.game.id, s.version, question.verb, question.hand,
                                question.active)
             await s.act(seat, action, user_id)
-            if s.game.options.get("timeouts", {}).get(seat.name):
-                await self._reset_timeouts(s, seat.name)
+            if seat.timeouts:  # she is here: her missed limits in a row start again
+                await s.set_players(s.game.reseated(seat.name, timeouts=0))
             await s.autoplay_vacant()
             return await self.finish(s.outcome(user_id))
-
-    async def _reset_timeouts(self, s: Session, seat_name: str) -> None:
-        opts = dict(s.game.options)
-        opts["timeouts"] = {k: v for k, v in opts.get("timeouts", {}).items() if k != seat_name}
-        await s.set_options(opts)
 
     async def undoable(self, channel_id: int, user_id: int) -> int:
         """How many of the user's latest actions can be taken back now."""
@@ -140,13 +135,13 @@ class Play(GameCore):
                 if state.finished or s.version != move.version or state.actor != move.seat:
                     break
                 if move.chosen and not (forced and forced[0] == move.seat) and \
-                        not auto_level(s.game, move.seat):
+                        not actor_level(s.game, state):
                     break  # its member took the seat back meanwhile
                 seat = s.game.seat_named(move.seat)
                 if seat is None:
                     break
                 try:
-                    await s.act(seat, move.action, None)
+                    await s.play(s.parse(seat, move.action), None, order=move.order)
                 except RuleBroken as exc:
                     log.error("game %s: the AI chose a refused action %s (%s)", s.game.id,
                               move.action, exc.rule_code)

@@ -19,7 +19,7 @@ from bot.game.panel import ComboChoice, Panel, Target, combos
 from bot.game.results import Loaded, Outcome, ScoreLine, make_outcome, mark
 from bot.game.seat_clock import SeatClock
 from bot.language import of_game
-from bot.seats import ai_level, auto_level
+from bot.seats import actor_level, ai_level
 from bot.store import GameRow, GameStatus
 
 
@@ -129,16 +129,32 @@ class Reading(SeatClock, GameCore):
         obs = engine.observe(loaded.state, None)
         legal = [dump(a) for a in engine.legal_actions(loaded.state)]
         lines = text.status_lines(game, obs, legal, lang)
-        level = auto_level(game, loaded.state.actor)
+        level = actor_level(game, loaded.state)
         if level:
             lines.insert(1, i18n.t("svc.status.ai", lang, level=ai_level(level),
                                    player=loaded.state.actor))
+        lines[1:1] = await self.standing_lines(game, lang)
         for seat, kind, left in await self.time_left(game.id):
             lines.insert(1, i18n.t("svc.status.clock", lang, seat=seat,
                                    survivors=kind == "survivors",
                                    left=format_duration(max(0, left)),
                                    clock=clock_of(game.options.get("clock")).describe(lang)))
         return loaded, lines
+
+    async def standing_lines(self, game: GameRow, lang: str) -> list[str]:
+        """The table's state beyond the turn: a paused clock, members away (until when), an
+        open vote."""
+        now = self.now()
+        lines = [i18n.t("status.paused", lang)] if game.options.get("paused") else []
+        lines += [i18n.t("status.away", lang, seat=s.name, until=int(s.until))
+                  for s in game.players if s.until is not None and s.away_at(now)]
+        vote = await self.store.open_vote_of(game.id)
+        if vote is not None:
+            lines.append(i18n.t("status.vote", lang, what=i18n.Msg(
+                f"vote.what.{vote.kind}", seat=vote.seat or "?",
+                time=format_duration(vote.seconds or 0)), yes=len(vote.yes),
+                needed=vote.needed, until=int(vote.expires_at)))
+        return lines
 
     async def history(self, channel_id: int, limit: int = 15,
                       lang: str | None = None) -> list[str]:
@@ -150,9 +166,22 @@ class Reading(SeatClock, GameCore):
         rows = await self.recent.rows(game.id, limit, lambda rows: False, mark(game),
                                       locked=False)
         lang = lang or of_game(game)
-        lines = [text.log_line(row.seq, row.action,
-                               text.describe_events(text.public_events(row.events), lang),
-                               lang) for row in rows]
+        votes: dict[int, list[str]] = {}
+        first = rows[0].seq if rows else game.version + 1
+        for vote in await self.store.votes_of(game.id):  # the table's votes, where they closed
+            at = vote.version if vote.version is not None else game.version
+            if at >= first - 1:
+                votes.setdefault(at, []).append(i18n.t(
+                    "vote.log", lang, outcome=i18n.Msg(f"vote.outcome.{vote.outcome}"),
+                    yes=len(vote.yes),
+                    no=len(vote.no), what=i18n.Msg(f"vote.what.{vote.kind}",
+                                                   seat=vote.seat or "?",
+                                                   time=format_duration(vote.seconds or 0))))
+        lines = votes.get(first - 1, [])[:]
+        for row in rows:
+            lines.append(text.log_line(row.seq, row.action, text.describe_events(
+                text.public_events(row.events), lang), lang))
+            lines += votes.get(row.seq, [])
         return lines or [i18n.t("svc.log_empty", lang)]
 
     async def export_log(self, channel_id: int) -> dict[str, Any]:

@@ -81,6 +81,7 @@ class Outcome:
     first_seq: int = 0  # the first action this outcome applied (0: none, e.g. a start or undo)
     headline: list[str] = field(default_factory=list)  # not from events: start, undo, mod lines
     stamp: int = field(default_factory=lambda: next(_STAMPS))  # order of the changes made
+    nudge: bool = True  # the actor may get her turn DM for it (not for a notice to the table)
     # the public observation of `state`, worked out once for every picture and caption
     observation: Mapping[str, Any] = field(default_factory=dict)
 

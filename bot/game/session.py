@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -19,9 +20,10 @@ from typing import Any
 import pydantic
 
 import engine
+import i18n
 from bot import text
 from bot.errors import NotSeated, NotYourTurn, RuleBroken, StaleVersion
-from bot.game.moves import dump, forced_move, skip_action
+from bot.game.moves import dump, forced_step, is_placing, skip_action
 from bot.game.recent import RecentLog
 from bot.game.results import (
     Event,
@@ -32,8 +34,8 @@ from bot.game.results import (
     private_events,
 )
 from bot.language import of_game
-from bot.seats import new_state, user_of
-from bot.store import GameRow, GameStatus, Seat, Store, VersionConflict
+from bot.seats import new_state, user_of, vacant_seats
+from bot.store import GameRow, GameStatus, MemberTurn, Seat, Store, VersionConflict
 from engine.actions import Action
 
 log = logging.getLogger(__name__)
@@ -71,6 +73,7 @@ class Session:
         self.headline: list[str] = []  # lines the outcome leads with (a start, a timeout...)
         self.turn_started = False  # the game started in this session
         self.changed = False  # the game row or its log was written
+        self._placed: dict[str, list[tuple[int, int]]] = {}  # seat -> placed by its orders
 
     @property
     def version(self) -> int:
@@ -122,21 +125,46 @@ class Session:
         """Parse, apply and commit one action of `seat` (a refusal changes nothing)."""
         return await self.play(self.parse(seat, action), actor_id)
 
-    async def play(self, action: Any, actor_id: int | None) -> list[Event]:
-        """Apply and commit one engine action; its events."""
+    async def play(self, action: Any, actor_id: int | None, *,
+                   order: str | None = None) -> list[Event]:
+        """Apply and commit one engine action; its events. `order`: the action places a
+        defender's survivors by her standing order (she is told once they are all placed)."""
         try:
             step = engine.apply(self.active, action)
         except (engine.RulesViolation, engine.InvalidAction) as exc:
             raise RuleBroken(text.violation(exc.message), exc.code, exc.key,
                              exc.params) from None
         events = [dict(e) for e in step.events]
-        await self._commit(action, step, events, actor_id)
+        told = await self._by_order(action, step, order) if order else []
+        await self._commit(action, step, events, actor_id, told)
         return events
 
+    async def _by_order(self, action: Any, step: Any, order: str) -> list[tuple[int, list[str]]]:
+        """Her standing order placed some survivors: once her placement is over, the DM
+        that tells her what was done (written to the outbox with the action)."""
+        seat_name = getattr(action, "player", "")
+        placed = self._placed.setdefault(seat_name, [])
+        placed.append((int(getattr(action, "region", 0)), int(getattr(action, "count", 0))))
+        if step.state.actor == seat_name and is_placing(step.state):
+            return []  # more of hers to place
+        del self._placed[seat_name]
+        seat = self.game.seat_named(seat_name)
+        if seat is None or not seat.user_id:
+            return []
+        lang = of_game(self.game)
+        if self.hooks.dm_language is not None:
+            lang = await self.hooks.dm_language(seat.user_id, self.game)
+        where = i18n.t("list.sep", lang).join(
+            i18n.t("orders.placed_on", lang, n=n, region=r) for r, n in placed)
+        line = i18n.t("orders.done", lang, order=i18n.Msg(f"orders.{order}"),
+                      n=sum(n for _, n in placed), where=where)
+        return [(seat.user_id, [line])]
+
     async def _commit(self, action: Any, step: Any, events: list[Event],
-                      actor_id: int | None) -> None:
+                      actor_id: int | None, told: Sequence[tuple[int, list[str]]] = ()) -> None:
         """Append one applied action (and, at turn boundaries, a snapshot) in one
-        transaction, with the coin DMs it owes."""
+        transaction, with the coin DMs it owes (and `told`: other private lines it owes);
+        a member's turn it ends is recorded for her reliability."""
         new_state = step.state
         ends = is_boundary(events)
         finished = bool(new_state.finished)
@@ -155,7 +183,8 @@ class Session:
                 status=GameStatus.FINISHED if finished else None,
                 # the coin DMs this action owes go out only once it is committed (and after
                 # a restart if the bot died first); at the end the totals are public anyway
-                dms=() if finished else await self._owed_dms(events),
+                dms=[*(() if finished else await self._owed_dms(events)), *told],
+                turn=self._turn_record(events, actor_id),
             )
         except VersionConflict:
             raise StaleVersion.said("svc.stale") from None
@@ -171,6 +200,21 @@ class Session:
         self.events.extend(events)
         if finished:
             await self._finished()
+
+    def _turn_record(self, events: Sequence[Event], actor_id: int | None) -> MemberTurn | None:
+        """The member's turn these events end, as her reliability counts it: played by her,
+        played for her while on vacation, or missed."""
+        ended = next((e for e in events if e.get("type") == "turn_ended"), None)
+        seat = self.game.seat_named(str(ended.get("player"))) if ended else None
+        if ended is None or seat is None or not seat.user_id or seat.ai:
+            return None
+        if actor_id == seat.user_id:
+            kind = "played"
+        elif seat.until is not None and seat.away_at(time.time()):
+            kind = "away"
+        else:
+            kind = "missed"
+        return MemberTurn(seat.name, int(ended.get("round") or 0), seat.user_id, kind)
 
     async def _finished(self) -> None:
         for listener in self.hooks.finish_listeners:
@@ -206,13 +250,27 @@ class Session:
             await self.play(action, actor_id)
 
     async def autoplay_vacant(self) -> None:
-        """Play the turns of removed players, and place survivors that can go only one way."""
-        vacant = frozenset(self.game.options.get("vacant", []))
+        """Play the turns of removed players, place survivors that can go only one way, and
+        those of members whose standing orders say how."""
+        vacant = vacant_seats(self.game)
+        orders: dict[str, str] | None = None
         for _ in range(4 * MAX_SKIP_STEPS):
-            action = forced_move(self.active, vacant)
+            if orders is None and is_placing(self.active):
+                orders = await self.standing_orders()
+            action, order = forced_step(self.active, vacant, orders)
             if action is None:
                 break
-            await self.play(action, None)
+            await self.play(action, None, order=order)
+
+    async def standing_orders(self) -> dict[str, str]:
+        """Seat -> the standing orders of its member, for the members who gave any."""
+        members = {s.user_id: s.name for s in self.game.players if s.user_id and not s.ai}
+        found = await self.store.standing_orders(members)
+        return {members[uid]: order for uid, order in found.items()}
+
+    async def departed(self, user_id: int) -> None:
+        """The member left this running game (her reliability counts it)."""
+        await self.store.left_game(self.game.id, self.game.guild_id, user_id)
 
     async def truncate(self, steps: int) -> list[dict[str, Any]]:
         """Take back the last `steps` actions; the actions taken back."""
@@ -242,13 +300,17 @@ class Session:
         return self.game
 
     async def set_players(self, seats: Sequence[Seat]) -> None:
-        await self.store.set_players(self.game.id, list(seats))
-        self.game = dataclasses.replace(self.game, players=tuple(seats))
-        self.changed = True
+        """The game's seats (and their standing) are now `seats`."""
+        await self.set_seating(seats, self.game.options)
 
     async def set_options(self, options: dict[str, Any]) -> None:
-        await self.store.set_options(self.game.id, options)
-        self.game = dataclasses.replace(self.game, options=dict(options))
+        await self.set_seating(self.game.players, options)
+
+    async def set_seating(self, seats: Sequence[Seat], options: dict[str, Any]) -> None:
+        """Seats and options written together: a game stored before the seats' standing
+        moved onto them has it in its options until this write (bot.store.rows.seats_of)."""
+        await self.store.set_seating(self.game.id, list(seats), options)
+        self.game = dataclasses.replace(self.game, players=tuple(seats), options=dict(options))
         self.changed = True
 
     async def set_status(self, status: GameStatus) -> GameRow:

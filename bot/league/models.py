@@ -113,6 +113,9 @@ class LeagueSettings:
     summary_channel: int | None
     summary_at: str | None
     channels: tuple[int, ...]
+    away_days: int | None = None  # the away days its players may spend in 30 (None: server's)
+    max_missed: int | None = None  # to join: at most this % of the last `over_turns` missed
+    over_turns: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

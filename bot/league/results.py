@@ -283,11 +283,11 @@ class LeagueResults(LeagueBase):
 
 
 def _left_seats(game: GameRow) -> dict[int, str]:
-    """Member -> the seat they left mid-game (kicked, or quit: the game's options list them
-    under `left`, by seat name)."""
+    """Member -> the seat they left mid-game (kicked, or quit: each seat lists them under
+    `left`)."""
     out: dict[int, str] = {}
-    for seat_name, users in sorted((game.options.get("left") or {}).items()):
-        for uid in users if isinstance(users, list) else [users]:
-            if int(uid) > 0:
-                out.setdefault(int(uid), str(seat_name))
+    for seat in sorted(game.players, key=lambda s: s.name):
+        for uid in seat.left:
+            if uid > 0:
+                out.setdefault(uid, seat.name)
     return out

@@ -181,10 +181,24 @@ class LeagueBase:
         reg = await self.registration(season, user_id)
         if reg is not None and reg.active:
             raise LeagueError.said("league.err.already_registered", season=season.name)
+        await self.check_reliability(league, user_id)
         await self.store.register(season.id, user_id, name[:NAME_LIMIT] or "player")
         await self.store.set_registration_prefs(season.id, user_id,
                                                 {"substitute": int(substitute), "sit_out": 0})
         return season
+
+    async def check_reliability(self, league: League, user_id: int) -> None:
+        """A league that asks for reliability ("at most 10% of the last 50 turns missed")
+        refuses a member above it, with her figure and the requirement."""
+        conf = await self.settings(league)
+        if conf.max_missed is None or conf.max_missed >= 100:
+            return
+        over = conf.over_turns or 50
+        found = await self.store.reliability(league.guild_id, user_id, last=over)
+        if found.recent and found.missed_share * 100 > conf.max_missed:
+            raise LeagueError.said("rel.refused", missed=found.recent_missed,
+                                   turns=found.recent, share=round(found.missed_share * 100),
+                                   most=conf.max_missed, over=over)
 
     async def unregister(self, league: League, user_id: int) -> Season:
         """Leave the open season; results already played stay in the standings."""
@@ -285,7 +299,9 @@ class LeagueBase:
             table_size=int(raw["table_size"]), start_minutes=int(raw["start_minutes"]),
             round_days=int(raw["round_days"]), summary_channel=raw["summary_channel"],
             summary_at=raw["summary_at"],
-            channels=tuple(await self.store.league_channels(league.id)))
+            channels=tuple(await self.store.league_channels(league.id)),
+            away_days=raw["away_days"], max_missed=raw["max_missed"],
+            over_turns=raw["over_turns"])
 
     async def is_organiser(self, league: League, role_ids: Iterable[int]) -> bool:
         role = (await self.settings(league)).organiser_role_id
@@ -314,6 +330,12 @@ class LeagueBase:
             raise LeagueError.said("league.err.window_range")
         if "round_days" in changes and not 1 <= changes["round_days"] <= 60:
             raise LeagueError.said("league.err.days_range")
+        if changes.get("away_days") is not None and not 0 <= changes["away_days"] <= 30:
+            raise LeagueError.said("league.err.away_range")
+        if changes.get("max_missed") is not None and not 0 <= changes["max_missed"] <= 100:
+            raise LeagueError.said("rel.bad_rule")
+        if changes.get("over_turns") is not None and not 1 <= changes["over_turns"] <= 500:
+            raise LeagueError.said("rel.bad_rule")
         old = await self.store.league_settings(league.id)
         stored = {k: (int(v) if isinstance(v, bool) else v) for k, v in changes.items()}
         await self.store.set_league_settings(league.id, stored)

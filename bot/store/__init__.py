@@ -56,16 +56,22 @@ from bot.store.rows import (
     GuildOptions,
     League,
     LeagueGameFlags,
+    MemberSettings,
+    MemberTurn,
     OwedDM,
     Registration,
     RegistrationPrefs,
+    Reliability,
     ResultRow,
     RoundRow,
     Season,
     Seat,
     Shards,
+    Vacation,
+    Vote,
 )
 from bot.store.sqlite import SqliteStore, sqlite_single_bot
+from bot.store.votes import VoteOpen
 
 
 async def open_store(url: str) -> Store:
@@ -79,9 +85,10 @@ async def open_store(url: str) -> Store:
 __all__ = [
     "DIALECTS", "OUTBOX_ATTEMPTS", "OUTBOX_STALE", "TABLES", "ActionRow", "AuditRow",
     "ChannelBusy", "Driver", "Duplicate", "GameLog", "GameNotFound", "GameRow", "GameStatus",
-    "GuildOptions", "League", "LeagueGameFlags", "NotChanged", "OwedDM", "PostgresStore",
-    "Registration", "RegistrationPrefs", "ResultRow", "RoundRow", "Season", "Seat",
-    "SeatResult", "Shards", "SqliteStore", "Store", "StoreError", "StoreUnavailable",
-    "Tx", "VersionConflict", "Write", "database_path", "dialect_of", "now",
+    "GuildOptions", "League", "LeagueGameFlags", "MemberSettings", "MemberTurn", "NotChanged",
+    "OwedDM", "PostgresStore", "Registration", "RegistrationPrefs", "Reliability",
+    "ResultRow", "RoundRow", "Season", "Seat", "SeatResult", "Shards", "SqliteStore", "Store",
+    "StoreError", "StoreUnavailable", "Tx", "Vacation", "VersionConflict",
+    "Vote", "VoteOpen", "Write", "database_path", "dialect_of", "now",
     "open_store", "sqlite_single_bot", "_dumps", "_migrations",
 ]

@@ -171,13 +171,15 @@ class GamesSQL(Driver):
             "UPDATE games SET status = ?, finished_at = ?, updated_at = ? WHERE id = ?",
             status.value, None if status.is_open else t, t, game_id)
 
-    async def set_players(self, game_id: int, players: Sequence[Seat]) -> None:
-        """Replace the seat list of an active game (e.g. a kicked player's seat)."""
-        await self.execute("UPDATE games SET players = ?, updated_at = ? WHERE id = ?",
-                           _dumps([s.to_json() for s in players]), now(), game_id)
-
     async def set_options(self, game_id: int, options: dict[str, Any]) -> None:
         await self.execute("UPDATE games SET options = ?, updated_at = ? WHERE id = ?",
+                           _dumps(options), now(), game_id)
+
+    async def set_seating(self, game_id: int, players: Sequence[Seat],
+                          options: dict[str, Any]) -> None:
+        """A game's seats (with their standing) and options, in one statement."""
+        await self.execute("UPDATE games SET players = ?, options = ?, updated_at = ?"
+                           " WHERE id = ?", _dumps([s.to_json() for s in players]),
                            _dumps(options), now(), game_id)
 
     async def active_games(self) -> list[GameRow]:

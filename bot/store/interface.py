@@ -8,13 +8,17 @@ from bot.store.admin import AdminSQL
 from bot.store.deadlines import DeadlinesSQL
 from bot.store.leagues import LeaguesSQL
 from bot.store.log import LogSQL
+from bot.store.members import MembersSQL
 from bot.store.outbox import OutboxSQL
 from bot.store.results import ResultsSQL
 from bot.store.settings import SettingsSQL
+from bot.store.votes import VotesSQL
 
 
-class Store(LogSQL, DeadlinesSQL, OutboxSQL, SettingsSQL, LeaguesSQL, ResultsSQL, AdminSQL):
+class Store(LogSQL, DeadlinesSQL, OutboxSQL, SettingsSQL, MembersSQL, VotesSQL, LeaguesSQL,
+            ResultsSQL, AdminSQL):
     """Every statement of the bot, by aggregate: games and their log (LogSQL, on GamesSQL),
-    deadlines, the DM outbox, settings and the living message, leagues, finished games'
-    results, whole tables. Each
+    deadlines, the DM outbox, settings and the living message, members across their games
+    (quiet hours, standing orders, vacations, reliability), seat votes, leagues, finished
+    games' results, whole tables. Each
     write is one transaction, committed before the method returns."""

@@ -157,7 +157,8 @@ class LeaguesSQL(Driver):
     # Portable SQL: `?` parameters, times passed in as UTC ISO strings, no engine functions.
 
     LEAGUE_SETTINGS = ("organiser_role_id", "allow_ai", "table_size", "start_minutes",
-                       "round_days", "summary_channel", "summary_at")
+                       "round_days", "summary_channel", "summary_at", "away_days",
+                       "max_missed", "over_turns")
 
     async def league_settings(self, league_id: int) -> dict[str, Any]:
         cols = ", ".join(self.LEAGUE_SETTINGS)
@@ -166,7 +167,8 @@ class LeaguesSQL(Driver):
         if row is None:
             return {"organiser_role_id": None, "allow_ai": 0, "table_size": 4,
                     "start_minutes": 30, "round_days": 7, "summary_channel": None,
-                    "summary_at": None}
+                    "summary_at": None, "away_days": None, "max_missed": None,
+                    "over_turns": None}
         return dict(zip(self.LEAGUE_SETTINGS, row, strict=True))
 
     async def set_league_settings(self, league_id: int, changes: dict[str, Any]) -> None:

@@ -11,7 +11,14 @@ from typing import Any
 
 from bot.store.base import GameNotFound, VersionConflict, Write, _dumps, now
 from bot.store.games import GamesSQL
-from bot.store.rows import ACTION_COLUMNS, ActionRow, GameLog, GameStatus, action_row
+from bot.store.rows import (
+    ACTION_COLUMNS,
+    ActionRow,
+    GameLog,
+    GameStatus,
+    MemberTurn,
+    action_row,
+)
 
 
 class LogSQL(GamesSQL):
@@ -31,10 +38,14 @@ class LogSQL(GamesSQL):
         snapshot: dict[str, Any] | None = None,
         status: GameStatus | None = None,
         dms: Sequence[tuple[int, Sequence[str]]] = (),
+        turn: MemberTurn | None = None,
     ) -> tuple[ActionRow, int]:
         """Append action number `seq` (= previous version + 1) in one transaction, with the
         direct messages it owes (user id, lines) put in the outbox; -> the row as a read
         would return it, and the game's new revision.
+
+        `turn`: this action ended a member's turn: it is recorded for her reliability, from
+        the previous turn boundary of the log (or the game's start) to now.
 
         Raises VersionConflict when the game is not at version seq - 1 (a concurrent writer
         won, or the caller's state is stale); nothing is written then.
@@ -62,6 +73,14 @@ class LogSQL(GamesSQL):
         steps += [Write("INSERT INTO outbox (game_id, seq, user_id, lines, created_at)"
                         " VALUES (?, ?, ?, ?, ?)", (game_id, seq, user_id, _dumps(list(lines)), t))
                   for user_id, lines in dms]
+        if turn is not None:
+            steps.append(Write(
+                "INSERT INTO member_turns (game_id, seat, round, guild_id, user_id, started_at,"
+                " ended_at, kind) SELECT g.id, ?, ?, g.guild_id, ?, COALESCE((SELECT"
+                " MAX(a.created_at) FROM actions a WHERE a.game_id = g.id AND a.seq < ? AND"
+                " a.ends_turn = 1), g.started_at, ?), ?, ? FROM games g WHERE g.id = ?"
+                " ON CONFLICT (game_id, seat, round) DO NOTHING",
+                (turn.seat, turn.round, turn.user_id, seq, t, t, turn.kind, game_id)))
         changed, *_ = await self.write(*steps)
         row = action_row((game_id, seq, action_text, actor_id, player, events_text, reveals,
                        ends_turn, t))
@@ -138,8 +157,13 @@ class LogSQL(GamesSQL):
             bump = Write("UPDATE games SET version = ?, updated_at = ?, revision = revision + 1"
                          " WHERE id = ? AND version = ?", (keep, now(), game_id, expected),
                          need=1, refuse=refuse)
-        _, removed, _ = await self.write(
+        _, _, removed, _ = await self.write(
             bump,
+            # turns recorded for reliability that the undo takes back (a moderator's undo may
+            # reach over a turn's end)
+            Write("DELETE FROM member_turns WHERE game_id = ? AND ended_at >= (SELECT"
+                  " MIN(created_at) FROM actions WHERE game_id = ? AND seq > ?)",
+                  (game_id, game_id, keep)),
             Write("DELETE FROM actions WHERE game_id = ? AND seq > ?", (game_id, keep)),
             Write("DELETE FROM snapshots WHERE game_id = ? AND seq > ?", (game_id, keep)))
         return removed

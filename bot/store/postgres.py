@@ -261,7 +261,8 @@ class PostgresStore(Store):
         return applied
 
     async def _after_load(self, tx: Tx) -> None:
-        for table in ("games", "leagues", "seasons", "league_rounds", "league_audit", "outbox"):
+        for table in ("games", "leagues", "seasons", "league_rounds", "league_audit", "outbox",
+                      "vacations", "votes"):
             await tx.fetchone(
                 f"SELECT setval(pg_get_serial_sequence('{table}', 'id'),"
                 f" COALESCE((SELECT MAX(id) FROM {table}), 0) + 1, false)")

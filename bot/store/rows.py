@@ -4,6 +4,7 @@ unpack at once: log_mark, game_message, round_games, due_league_rounds.)"""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -24,22 +25,83 @@ class GameStatus(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Seat:
-    """A seat of a game: a member (user_id), or an AI player (user_id 0, `ai` its level)."""
+    """A seat of a game: a member (user_id), or an AI player (user_id 0, `ai` its level),
+    with the seat's standing in the game (stored with the seat in games.players):
+
+    - `timeouts`: turn limits its member missed in a row;
+    - `away`: the AI keeps the seat until its member is back (`/sw back`);
+    - `vacant`: its member was removed without a replacement: its turns are skipped;
+    - `left`: members who left the seat mid-game (kicked or quit), so results rank them last;
+    - `until`: its member is on a vacation until then (unix time; bot/game/vacations.py).
+    """
 
     user_id: int
     name: str
     ai: str | None = None
+    timeouts: int = 0
+    away: bool = False
+    vacant: bool = False
+    left: tuple[int, ...] = ()
+    until: float | None = None
+
+    def away_at(self, now: float) -> bool:
+        """Its member is on a vacation at `now`."""
+        return self.until is not None and self.until > now
 
     def to_json(self) -> dict[str, Any]:
         d: dict[str, Any] = {"id": self.user_id, "name": self.name}
         if self.ai:
             d["ai"] = self.ai
+        if self.timeouts:
+            d["timeouts"] = self.timeouts
+        if self.away:
+            d["away"] = True
+        if self.vacant:
+            d["vacant"] = True
+        if self.left:
+            d["left"] = list(self.left)
+        if self.until is not None:
+            d["until"] = self.until
         return d
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> Seat:
         ai = d.get("ai")
-        return cls(user_id=int(d["id"]), name=str(d["name"]), ai=str(ai) if ai else None)
+        until = d.get("until")
+        return cls(user_id=int(d["id"]), name=str(d["name"]), ai=str(ai) if ai else None,
+                   timeouts=int(d.get("timeouts") or 0), away=bool(d.get("away")),
+                   vacant=bool(d.get("vacant")),
+                   left=tuple(int(u) for u in d.get("left") or ()),
+                   until=None if until is None else float(until))
+
+
+# a seat's standing as games stored it before it moved onto the seat: in the game's options,
+# by seat name ({"timeouts": {name: n}, "away": [names], "vacant": [names], "left": {name:
+# [user ids]}}); read into the seats when such a game is loaded (`seats_of`)
+OLD_SEAT_OPTIONS = ("timeouts", "away", "vacant", "left")
+
+
+def seats_of(players: list[dict[str, Any]], options: dict[str, Any]
+             ) -> tuple[tuple[Seat, ...], dict[str, Any]]:
+    """A stored game's seats and options, the seats' standing moved from an old game's
+    options onto its seats (the next write of the game stores them there)."""
+    seats = tuple(Seat.from_json(p) for p in players)
+    if not any(k in options for k in OLD_SEAT_OPTIONS):
+        return seats, options
+    opts = dict(options)
+    timeouts = opts.pop("timeouts", None) or {}
+    away = set(opts.pop("away", None) or ())
+    vacant = set(opts.pop("vacant", None) or ())
+    left = opts.pop("left", None) or {}
+    out = []
+    for seat in seats:
+        gone = left.get(seat.name) or []
+        gone = gone if isinstance(gone, list) else [gone]
+        out.append(dataclasses.replace(
+            seat, timeouts=seat.timeouts or int(timeouts.get(seat.name) or 0),
+            away=seat.away or seat.name in away, vacant=seat.vacant or seat.name in vacant,
+            left=tuple(dict.fromkeys([*seat.left, *(int(u) for u in gone)]))))
+    return tuple(out), opts
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,6 +150,11 @@ class GameRow:
 
     def seat_named(self, name: str) -> Seat | None:
         return next((s for s in self.players if s.name == name), None)
+
+    def reseated(self, name: str, **changes: Any) -> tuple[Seat, ...]:
+        """The seats with the one called `name` changed (dataclasses.replace)."""
+        return tuple(dataclasses.replace(s, **changes) if s.name == name else s
+                     for s in self.players)
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,11 +299,113 @@ class AuditRow:
 @dataclass(frozen=True, slots=True)
 class GuildOptions:
     """A server's choices for its games (moderators): whether a finished game's reveal comes
-    with its animated replay, and the AI level that plays a turn whose time ran out (None:
-    the bot's default)."""
+    with its animated replay, the AI level that plays a turn whose time ran out (None: the
+    bot's default), and the away days each member may spend per 30 days (None: the bot's
+    default)."""
 
     replays: bool = True
     takeover: str | None = None
+    away_days: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class MemberSettings:
+    """What a member set once for all her games: a DM when she must act, quiet hours (local
+    "HH:MM-HH:MM" in the IANA `zone`), standing orders for her survivors ("ask": none)."""
+
+    turn_dm: bool = False
+    quiet: str | None = None
+    zone: str | None = None
+    orders: str = "ask"
+
+
+@dataclass(frozen=True, slots=True)
+class Vacation:
+    """A member away from her running games of a server (times: unix seconds)."""
+
+    id: int
+    guild_id: int
+    user_id: int
+    started_at: float
+    until: float
+    ended_at: float | None  # she came back early
+    days: int  # away days it spends from her bank
+    reason: str
+    shared: bool  # the reason may be shown in the channels
+    auto: bool  # spent by a turn of hers that ran out
+
+    @property
+    def end(self) -> float:
+        return self.until if self.ended_at is None else min(self.ended_at, self.until)
+
+    def on_at(self, when: float) -> bool:
+        return self.started_at <= when < self.end
+
+
+@dataclass(frozen=True, slots=True)
+class MemberTurn:
+    """A member's turn as it ended, for her reliability: `kind` "played" (by her), "missed"
+    (her limit ran out, the AI kept her seat, a moderator skipped it) or "away" (played for
+    her while on vacation)."""
+
+    seat: str
+    round: int
+    user_id: int
+    kind: str
+
+
+@dataclass(frozen=True, slots=True)
+class Reliability:
+    """A member's record of finishing what she starts, in one server."""
+
+    played: int
+    missed: int
+    away: int
+    median_seconds: float | None  # her median time to act, over her turns played
+    games_left: int  # running games she left or was removed from
+    vacations: int  # vacations taken (away days spent by ran-out turns included)
+    recent: int  # her last turns counted for a requirement (at most the window asked)
+    recent_missed: int
+
+    @property
+    def turns(self) -> int:
+        return self.played + self.missed + self.away
+
+    @property
+    def missed_share(self) -> float:
+        """Missed turns among her recent ones that counted (played or missed), 0..1."""
+        return self.recent_missed / self.recent if self.recent else 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class Vote:
+    """A seat vote of a game: what it decides, who called it, its ballots and outcome."""
+
+    id: int
+    game_id: int
+    kind: str  # pause | resume | time | ai | end
+    seat: str | None  # "ai": the seat handed to the AI
+    seconds: int | None  # "time": how much time is added
+    caller_id: int
+    voters: int  # seated members when it was called
+    message_id: int | None
+    opened_at: str
+    expires_at: float
+    outcome: str | None  # None while open; passed | failed | expired
+    closed_at: str | None
+    version: int | None  # the game version when it closed
+    posted: bool
+    yes: tuple[int, ...] = ()
+    no: tuple[int, ...] = ()
+
+    @property
+    def is_open(self) -> bool:
+        return self.outcome is None
+
+    @property
+    def needed(self) -> int:
+        """A majority of the seated members."""
+        return self.voters // 2 + 1
 
 
 GAME_COLUMNS = (
@@ -249,6 +418,7 @@ SEASON_COLUMNS = "id, league_id, name, started_at, ended_at"
 
 
 def game_row(row: Sequence[Any]) -> GameRow:
+    players, options = seats_of(json.loads(row[6]), json.loads(row[7]))
     return GameRow(
         id=row[0],
         guild_id=row[1],
@@ -256,8 +426,8 @@ def game_row(row: Sequence[Any]) -> GameRow:
         status=GameStatus(row[3]),
         board=row[4],
         seed=row[5],
-        players=tuple(Seat.from_json(p) for p in json.loads(row[6])),
-        options=json.loads(row[7]),
+        players=players,
+        options=options,
         opener_id=row[8],
         version=row[9],
         created_at=row[10],

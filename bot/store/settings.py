@@ -67,17 +67,20 @@ class SettingsSQL(Driver):
     async def guild_options(self, guild_id: int | None) -> GuildOptions:
         """A server's choices for its games (the defaults for a server that made none)."""
         row = None if guild_id is None else await self.fetchone(
-            "SELECT replays, takeover FROM guild_settings WHERE guild_id = ?", (guild_id,))
+            "SELECT replays, takeover, away_days FROM guild_settings WHERE guild_id = ?",
+            (guild_id,))
         if row is None:
             return GuildOptions()
-        return GuildOptions(replays=bool(row[0]), takeover=str(row[1]) if row[1] else None)
+        return GuildOptions(replays=bool(row[0]), takeover=str(row[1]) if row[1] else None,
+                            away_days=None if row[2] is None else int(row[2]))
 
     async def set_guild_options(self, guild_id: int, options: GuildOptions) -> None:
         await self.execute(
-            "INSERT INTO guild_settings (guild_id, replays, takeover) VALUES (?, ?, ?)"
-            " ON CONFLICT (guild_id) DO UPDATE SET replays = excluded.replays,"
-            " takeover = excluded.takeover",
-            guild_id, int(options.replays), options.takeover)
+            "INSERT INTO guild_settings (guild_id, replays, takeover, away_days)"
+            " VALUES (?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET"
+            " replays = excluded.replays, takeover = excluded.takeover,"
+            " away_days = excluded.away_days",
+            guild_id, int(options.replays), options.takeover, options.away_days)
 
     async def guild_clock(self, guild_id: int | None) -> dict[str, Any] | None:
         """The server's default clock for new lobbies (None: not set)."""

@@ -31,8 +31,9 @@ from bot.store import Store, open_store
 BUTTON_LABELS = {"end": "End turn", "roll": "Roll (Berserk)", "decline": "Decline…"}
 CONFIRM_LABELS = ("Yes, decline", "Yes, end turn")
 CONQUEST_VERBS = ("conquer", "dragon", "enchant")
-# a number followed by "coin(s)" — allowed in public only as the coins lying on a combo
-COIN_NUMBER = re.compile(r"\d+\**\s*coins?\b(?! on it)", re.IGNORECASE)
+# a number followed by "coin(s)" — allowed in public only as the coins lying on a combo, and
+# as a rule's bonus ("+1 coin" in a power's description on the panel: no one's coins)
+COIN_NUMBER = re.compile(r"(?<![+\d])\d+\**\s*coins?\b(?! on it)", re.IGNORECASE)
 SECRET_WORDS = ("you now have", "income")
 
 

@@ -20,6 +20,7 @@ import engine
 from bot.app import SmallWorldBot
 from bot.game.moves import only_placement as _only_placement
 from bot.settings import Settings
+from bot.store import GuildOptions
 
 ROOT = Path(__file__).resolve().parents[2]
 FAST = {"ai_turn_delay": 0, "clock_min_limit": "1s", "clock_survivor_limit": "2s",
@@ -117,6 +118,10 @@ async def test_timeout_across_a_restart_reminders_and_back(fake_discord: FakeDis
             await bot.wait_until_ready()
             driver = GameDriver(fake, ch, [ann], reader, seed=23, mode="panel",
                                 ai=("normal",))
+            # this server keeps no away days (bot.game.vacations): a turn that runs out goes
+            # to the AI at once
+            await reader.store.set_guild_options(int(fake.guild["id"]),
+                                                 GuildOptions(away_days=0))
             await driver.open_game(new_options={"clock": "8s", "reminders": "dm"})
             # ann's first turn (after the AI's, if the AI starts): she does not move
             mine = await _wait_state(reader, int(ch["id"]),
@@ -160,7 +165,7 @@ async def test_timeout_across_a_restart_reminders_and_back(fake_discord: FakeDis
                 ch, lambda m: "`/sw back`" in m.content, timeout=limit * 3)
             assert "After 2 missed turn limits in a row" in away.content
             await _wait_state(reader, int(ch["id"]),
-                              lambda lo: lo.game.options.get("away") == ["ann"])
+                              lambda lo: lo.game.seat_named("ann").away)
             # while away her commands say how to come back
             inter = await fake.slash(ann, ch, "sw end")
             refused = await fake.wait_for_reply(inter, timeout=10)
@@ -171,7 +176,7 @@ async def test_timeout_across_a_restart_reminders_and_back(fake_discord: FakeDis
             assert "Welcome back" in welcome.content and not welcome.ephemeral
             back = await _wait_state(reader, int(ch["id"]),
                                      lambda lo: lo.state.actor == "ann"
-                                     and not lo.game.options.get("away"), timeout=30)
+                                     and not lo.game.seat_named("ann").away, timeout=30)
             # her clock is armed when the AI's turn that handed her the turn is posted, a
             # moment after that action is stored (the stint's session ends)
             end = time.monotonic() + 30
