@@ -18,6 +18,7 @@ from engine import GameState
 
 from .hidden import public_key, seat_view
 from .policy import choose_action, make_ctx
+from .search import choose_hard, choose_normal
 
 LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
 
@@ -38,9 +39,10 @@ def choose(state: GameState, level: str = "normal", seed: int = 0, *,
     view = seat_view(state, me, seed)
     rng = random.Random(zlib.crc32(f"{level}:{seed}:{public_key(view)}".encode()))
     if level == "hard":
-        from .search import choose_hard
         deadline = None if budget_s is None else time.perf_counter() + budget_s
         action = choose_hard(view, me, seed, rng, deadline)
+    elif level == "normal":
+        action = choose_normal(view, rng)
     else:
         action = choose_action(make_ctx(view, level, rng))
     return _checked(view, action)

@@ -18,19 +18,39 @@ import time
 import engine
 from engine import GameState, Stage
 
+from . import plan, traits
 from .hidden import seat_view
-from .policy import Ctx, choose_action, conquest_value, make_ctx, pick_value
+from .policy import (
+    Ctx,
+    choose_action,
+    conquest_step,
+    conquest_value,
+    make_ctx,
+    pick_value,
+    redeploy_step,
+)
 
 # Playouts per candidate scale down with the work left in the game (players x rounds).
 WORK_BUDGET = 450  # candidate-samples x players x rounds left (p95 well under 1 s)
 MIN_SAMPLES, MAX_SAMPLES = 3, 24
-SEARCH_KINDS = frozenset({"pick", "decline", "conquer", "stout"})
+
+
+def choose_normal(view: GameState, rng: random.Random) -> engine.Action:
+    """The normal level: the heuristic, with a short look-ahead between the best picks."""
+    c = make_ctx(view, "normal", rng)
+    a = choose_action(c)
+    if a.do == "pick":
+        slots = sorted((i for i in range(len(view.row)) if i <= view.seats[c.me].coins),
+                       key=lambda i: (-pick_value(c, i), i))
+        if len(slots) > 1:
+            return engine.Pick(player=c.name, slot=plan.look_ahead_pick(c, slots[:plan.PICK_CANDS]))
+    return a
 
 
 def choose_hard(view: GameState, me: int, seed: int, rng: random.Random,
                 deadline: float | None = None) -> engine.Action:
     ctx = make_ctx(view, "normal", rng)
-    base = choose_action(ctx)
+    base = choose_normal(view, rng)
     cands = candidates(ctx, base)
     if len(cands) < 2:
         return base
@@ -41,7 +61,7 @@ def choose_hard(view: GameState, me: int, seed: int, rng: random.Random,
     for k in range(n):
         world = seat_view(view, me, seed, sample=k + 1)
         for i, a in enumerate(cands):
-            totals[i] += playout(world, a, me, seed * 1009 + k)
+            totals[i] += plan.playout(world, a, me, seed * 1009 + k)
         if deadline is not None and time.perf_counter() > deadline:
             break
     best = max(range(len(cands)), key=lambda i: (totals[i], -i))
@@ -52,7 +72,7 @@ def candidates(c: Ctx, base: engine.Action) -> list[engine.Action]:
     """The normal player's choice first, then the alternatives worth a playout."""
     s = c.s
     out = [base]
-    if s.stage is Stage.PICK and "pick" in SEARCH_KINDS:
+    if s.stage is Stage.PICK:
         coins = s.seats[c.me].coins
         slots = sorted((i for i in range(len(s.row)) if i <= coins),
                        key=lambda i: (-pick_value(c, i), i))
@@ -63,18 +83,16 @@ def candidates(c: Ctx, base: engine.Action) -> list[engine.Action]:
         if h is None:
             return out
         if not t.expanded and not t.picked and not c.last_turn:
-            if "decline" in SEARCH_KINDS:
-                out += [engine.Decline(player=c.name), _continue(c)]
-        elif (t.n_conquests == 0 and not t.ended and base.do == "conquer"
-              and "conquer" in SEARCH_KINDS):
+            out += [engine.Decline(player=c.name), _continue(c)]
+        elif t.n_conquests == 0 and not t.ended and base.do == "conquer":
             sure = [o for o in engine.legal_conquests(s)
                     if o.action.do == "conquer" and not o.in_decline]
             sure.sort(key=lambda o: (-conquest_value(c, o.region, True, h.race, h.power)
                                      / o.cost, o.region))
             out += [o.action for o in sure[:3]]
-    elif s.stage is Stage.REDEPLOY and base.do in ("end", "decline") and "stout" in SEARCH_KINDS:
+    elif s.stage is Stage.REDEPLOY and base.do in ("end", "decline"):
         h = s.seats[c.me].active
-        if h is not None and engine.power_rule(h.power).stout and not c.last_turn:
+        if h is not None and traits.stout(h.power) and not c.last_turn:
             out += [engine.End(player=c.name), engine.Decline(player=c.name)]
     uniq: list[engine.Action] = []
     for a in out:
@@ -85,7 +103,6 @@ def candidates(c: Ctx, base: engine.Action) -> list[engine.Action]:
 
 def _continue(c: Ctx) -> engine.Action | None:
     """The normal player's move if it had decided not to decline."""
-    from .policy import conquest_step, redeploy_step
     a = conquest_step(c)
     return a if a is not None else redeploy_step(c)
 
@@ -96,23 +113,3 @@ def _legal(s: GameState, a: engine.Action) -> bool:
         return True
     except engine.RulesViolation:
         return False
-
-
-def playout(world: GameState, first: engine.Action, me: int, seed: int) -> float:
-    """Coin margin of seat `me` at the end of a game where every seat plays normal."""
-    s = engine.apply(world, first).state
-    rng = random.Random(seed)
-    n = 0
-    while not s.finished:
-        a = choose_action(make_ctx(s, "fast", rng))
-        try:
-            s = engine.apply(s, a).state
-        except engine.RulesViolation:
-            s = engine.apply(s, engine.legal_actions(s)[0]).state
-        n += 1
-        if n > 4000:
-            break
-    coins = [seat.coins for seat in s.seats]
-    mine = coins[me]
-    best_other = max(c for i, c in enumerate(coins) if i != me)
-    return mine - best_other

@@ -123,16 +123,16 @@ def test_any_position_gets_a_legal_answer_at_every_level(path):
 
 
 def test_hard_with_a_time_budget_stops_early_and_stays_legal(monkeypatch):
-    from ai import search
+    from ai import plan
 
     calls = []
-    real = search.playout
+    real = plan.playout
 
     def counting(*args):
         calls.append(1)
         return real(*args)
 
-    monkeypatch.setattr(search, "playout", counting)
+    monkeypatch.setattr(plan, "playout", counting)
     s = engine.new_game("official-5p", ["a", "b", "c", "d", "e"], 2)
     a = choose(s, "hard", 1, budget_s=0.0)  # one playout per candidate, then stop
     quick = len(calls)
