@@ -31,7 +31,7 @@ def combo(d: Seen, slot: int):
 
 class Greedy(RulesPlayer):
     style = "greedy"
-    K = {"tokens_per_region": 2.3, "life": 3.0, "plunder": 1.5, "stay_fade": 0.85,
+    K = {"tokens_per_region": 3.45, "life": 3.0, "plunder": 1.5, "stay_fade": 0.85,
          "go_fade": 0.75, "gain": 1.2, "margin": 1.05}
 
     def per_turn(self, d: Seen, race: str, power: str) -> float:
@@ -83,7 +83,7 @@ class Greedy(RulesPlayer):
 class Decliner(RulesPlayer):
     style = "decliner"
     K = {"slot": 1.5, "afterlife_race": 3.0, "afterlife_power": 2.0, "wealth": 0.5,
-         "gain": 2, "thin": 2.0, "stout_spare": 4}
+         "gain": 1, "thin": 1.2, "stout_spare": 4}
 
     def pick_score(self, d: Seen, slot: int) -> float:
         k = self.K
@@ -120,8 +120,8 @@ class Decliner(RulesPlayer):
 
 class Turtle(RulesPlayer):
     style = "turtle"
-    K = {"shield_race": 3.0, "shield_power": 4.0, "fit": 5.0, "flat": 2.0, "keep": 0.5,
-         "touch": 0.8, "cost": 0.6, "front": 2.0, "stuck": 0}
+    K = {"shield_race": 3.0, "shield_power": 4.0, "fit": 5.0, "flat": 2.0, "keep": 0.3,
+         "touch": 0.8, "cost": 0.6, "front": 2.0, "stuck": 1}
 
     def pick_score(self, d: Seen, slot: int) -> float:
         k = self.K
@@ -158,7 +158,7 @@ class Turtle(RulesPlayer):
 
 class Aggressor(RulesPlayer):
     style = "aggressor"
-    K = {"tokens": 1.2, "cheap": 3.0, "plunder": 2.0, "cost": 0.3, "enemy": 3.0,
+    K = {"tokens": 0.72, "cheap": 3.0, "plunder": 2.0, "cost": 0.3, "enemy": 3.0,
          "leader": 5.0, "hand": 4, "gain": 1, "leader_front": 2.0}
 
     def pick_score(self, d: Seen, slot: int) -> float:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from aihelp import alter_secrets as _alter_secrets
 
 import engine
 from ai import LEVELS, choose
@@ -62,22 +63,6 @@ def _states(seed: int, n: int = 60):
         if len(out) >= n:
             break
     return out
-
-
-def _alter_secrets(s: engine.GameState, rnd: random.Random) -> engine.GameState:
-    """The same position for the actor, with everything it may not see changed."""
-    me = s.players.index(s.actor)
-    t = s.fork()
-    for i in range(len(t.seats)):
-        if i != me:
-            t.seat_w(i).coins = rnd.randrange(0, 80)
-    banners, badges = list(t.banners), list(t.badges)
-    rnd.shuffle(banners)
-    rnd.shuffle(badges)
-    t.banners, t.badges = tuple(banners), tuple(badges)
-    t.rng = random.Random(rnd.random())
-    t.dice = tuple(rnd.randrange(4) for _ in range(3))
-    return t.seal()
 
 
 @pytest.mark.parametrize("level", LEVELS)

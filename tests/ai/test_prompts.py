@@ -2,34 +2,12 @@
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import pytest
+from aihelp import scenario
 
 import engine
 from ai import LEVELS, choose
 from engine import data
-
-BASE = json.loads((Path(__file__).resolve().parents[1] / "rules" / "scenarios"
-                   / "conquest_costs.json").read_text(encoding="utf-8"))
-
-
-def scenario(race: str, power: str, hand: int = 8, round_: int = 3) -> engine.GameState:
-    """ann (Active `race`/`power`, 3 tokens on region 12 + `hand`) against bob's Orcs."""
-    sc = json.loads(json.dumps(BASE))
-    sc["round"] = round_
-    sc["seats"]["ann"]["active"] = {"race": race, "power": power, "hand": hand}
-    sc["regions"]["12"].update(race=race, tokens=3)
-    taken_p = {power, "Alchemist", "Fortified"}
-    if power == "Fortified":
-        sc["seats"]["bob"]["active"]["power"] = "Swamp"
-        sc["regions"]["17"]["pieces"] = []
-        taken_p = {power, "Alchemist", "Swamp"}
-    races = [r for r in data.RACES if r not in {race, "Orcs", "Trolls"}][:6]
-    powers = [p for p in data.POWERS if p not in taken_p][:6]
-    sc["row"] = [{"race": r, "power": p, "coins": 0} for r, p in zip(races, powers, strict=True)]
-    return engine.load_scenario(sc)
 
 
 def play_turn(s: engine.GameState, level: str = "normal") -> tuple[list, engine.GameState]:
