@@ -60,6 +60,22 @@ def play_rounds(s: GameState, rounds: int, rng: random.Random,
     return s
 
 
+def play_turns(s: GameState, turns: int, rng: random.Random,
+               knobs: dict[int, Knobs] | None = None) -> GameState:
+    """Fast-heuristic play from a turn start through `turns` whole turns, stopping at the
+    start of the next one (or at the end of the game); `knobs` per seat."""
+    key = (s.round, s.current)
+    n = 0
+    while not s.finished and turns > 0 and n < MAX_STEPS:
+        k = knobs.get(s.players.index(s.actor)) if knobs else None
+        s = step(s, choose_action(make_ctx(s, "fast", rng, k or Knobs())))
+        n += 1
+        if s.stage is not Stage.SURVIVORS and (s.round, s.current) != key:
+            key = (s.round, s.current)
+            turns -= 1
+    return s
+
+
 def margin(coins: list[float], me: int) -> float:
     return coins[me] - max(x for i, x in enumerate(coins) if i != me)
 
