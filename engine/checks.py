@@ -62,14 +62,24 @@ def _cuts(race: Race) -> bool:
 
 
 def candidates(s: GameState, r: Reach) -> list[int]:
-    """Regions worth checking as targets, in id order (a superset of the legal ones)."""
+    """Regions worth checking as targets, in id order: a superset of the legal ones, less
+    those `target_code` refuses on the board's facts alone (the race's own regions, water
+    when it does not sail, non-entry regions for a first conquest that needs one)."""
+    geo = s.geo
     held = r.held
-    if not held or r.anywhere:
-        return list(range(s.geo.n))
-    nbrs = s.geo.nbrs
+    if not held:
+        if r.anywhere or r.enter_anywhere:
+            return list(geo.ids if r.sea else geo.land)
+        return list(geo.entries if r.sea else geo.land_entries)
+    mine = r.held_set
+    if r.anywhere:
+        return [x for x in (geo.ids if r.sea else geo.land) if x not in mine]
+    nbrs = geo.nbrs
     out: set[int] = set(r.links)
-    for x in held:
-        out |= nbrs[x]
+    out = out.union(*[nbrs[x] for x in held])
+    out -= mine
+    if not r.sea:
+        out -= geo.waters
     return sorted(out)
 
 
@@ -177,15 +187,16 @@ def targets(s: GameState, r: Reach, decline_field: str | None = None,
     name = s.players[r.me]
     hand = r.hold.hand
     power = r.power
-    t = s.turn
     decline = not r.active
     with_die = power is None or power.reinforce_error() is None
+    adjust = power.adjust_cost if power is not None and _adjusts(power) else None
+    t = s.turn
     for rid in candidates(s, r):
         if target_code(s, rid, r) != T_OK:
             continue
         cost = cost_at(s, rid, r)
-        if power is not None:
-            cost = power.adjust_cost(t, cost)
+        if adjust is not None:
+            cost = adjust(t, cost)
         if cost <= hand:
             a = conquer_at(name, rid, decline_field)
             if actions is None:
@@ -199,6 +210,17 @@ def targets(s: GameState, r: Reach, decline_field: str | None = None,
             else:
                 actions.append(a)
     return out
+
+
+_ADJUSTS: dict[Power, bool] = {}
+
+
+def _adjusts(power: Power) -> bool:
+    """Whether the power overrides `adjust_cost` (else it is not asked, per region)."""
+    got = _ADJUSTS.get(power)
+    if got is None:
+        got = _ADJUSTS[power] = type(power).adjust_cost is not Power.adjust_cost
+    return got
 
 
 @lru_cache(maxsize=1 << 14)

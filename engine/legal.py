@@ -127,14 +127,31 @@ def _active_conquests(s: GameState, me: int, h: Hold, held: tuple[int, ...],
     return out
 
 
-@lru_cache(maxsize=1 << 14)
-def _deploys(name: str, region: int, hand: int) -> tuple[Action, ...]:
-    return tuple(_deploy(player=name, region=region, count=c) for c in range(1, hand + 1))
+# The deploys onto a region and the moves between two regions, every count from 1 up to
+# the most seen so far (a list that only grows); a listing takes the first `count`. Keyed
+# without the count, so a region's actions are built once and shared by every hand size.
+@lru_cache(maxsize=1 << 12)
+def _deploy_run(name: str, region: int) -> list[Action]:
+    return []
 
 
-@lru_cache(maxsize=1 << 14)
-def _moves(name: str, f: int, to: int, spare: int) -> tuple[Action, ...]:
-    return tuple(_move(player=name, from_=f, to=to, count=c) for c in range(1, spare + 1))
+@lru_cache(maxsize=1 << 15)
+def _move_run(name: str, f: int, to: int) -> list[Action]:
+    return []
+
+
+def _deploys(name: str, region: int, hand: int) -> list[Action]:
+    run = _deploy_run(name, region)
+    if len(run) < hand:
+        run += [_deploy(player=name, region=region, count=c) for c in range(len(run) + 1, hand + 1)]
+    return run if len(run) == hand else run[:hand]
+
+
+def _moves(name: str, f: int, to: int, spare: int) -> list[Action]:
+    run = _move_run(name, f, to)
+    if len(run) < spare:
+        run += [_move(player=name, from_=f, to=to, count=c) for c in range(len(run) + 1, spare + 1)]
+    return run if len(run) == spare else run[:spare]
 
 
 def _redeploy(s: GameState, h: Hold, held: tuple[int, ...], name: str, hand: int,
