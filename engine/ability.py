@@ -255,6 +255,7 @@ def register_race(cls: type[R]) -> type[R]:
         raise ValueError(f"race name {cls.name!r} is empty or taken")
     RACE_RULES[cls.name] = rule = cls()
     _claim(rule)
+    _KITS.clear()
     return cls
 
 
@@ -264,6 +265,7 @@ def register_power(cls: type[P]) -> type[P]:
         raise ValueError(f"power name {cls.name!r} is empty or taken")
     POWER_RULES[cls.name] = rule = cls()
     _claim(rule)
+    _KITS.clear()
     return cls
 
 
@@ -283,14 +285,57 @@ def power_rule(name: str) -> Power:
         raise ValueError(f"unknown power {name!r}") from None
 
 
-def abilities_of(h: Hold) -> tuple[Ability, ...]:
-    """The race and (when it has one) the power of a hold."""
+def _overrides(ab: Ability, hook: str) -> bool:
+    """Whether the race or power overrides `hook` (the default does nothing)."""
+    base = Race if isinstance(ab, Race) else Power
+    return getattr(type(ab), hook) is not getattr(base, hook)
+
+
+class Kit:
+    """The race and power of a hold, and for each hook the ones of them that override it.
+
+    A hook left at its default does nothing, so the turn and the listing call only the
+    overriding ones (the same result, without a call per no-op hook on every action)."""
+
+    __slots__ = ("race", "power", "abilities", "before_conquests", "conquests",
+                 "redeploy_actions", "on_conquer", "on_conquests_end", "on_turn_end",
+                 "scores", "replaces", "redeploy_bonus", "conquering_begun")
+
+    def __init__(self, race: Race, power: Power | None) -> None:
+        self.race = race
+        self.power = power
+        self.abilities: tuple[Ability, ...] = (race,) if power is None else (race, power)
+        mine = self._overriding
+        self.before_conquests = mine("before_conquests")
+        self.conquests = mine("conquests")
+        self.redeploy_actions = mine("redeploy_actions")
+        self.on_conquer = mine("on_conquer")
+        self.on_conquests_end = mine("on_conquests_end")
+        self.on_turn_end = mine("on_turn_end")
+        # Race.income / Power.income overridden: a turn's score asks them
+        self.scores = bool(mine("income"))
+        # the power puts pieces back at the end of others' turns (pieces_to_replace)
+        self.replaces = power is not None and _overrides(power, "pieces_to_replace")
+        self.redeploy_bonus = _overrides(race, "redeploy_bonus")
+        self.conquering_begun = power is not None and _overrides(power, "conquering_begun")
+
+    def _overriding(self, hook: str) -> tuple[Ability, ...]:
+        return tuple(ab for ab in self.abilities if _overrides(ab, hook))
+
+
+def kit_of(h: Hold) -> Kit:
+    """The race and power of a hold, with their overriding hooks (see `Kit`)."""
     key = (h.race, h.power)
-    got = _ABILITIES.get(key)
+    got = _KITS.get(key)
     if got is None:
-        got = (race_rule(h.race),) + (() if h.power is None else (power_rule(h.power),))
-        _ABILITIES[key] = got
+        got = _KITS[key] = Kit(race_rule(h.race),
+                               None if h.power is None else power_rule(h.power))
     return got
 
 
-_ABILITIES: dict[tuple[str, str | None], tuple[Ability, ...]] = {}
+def abilities_of(h: Hold) -> tuple[Ability, ...]:
+    """The race and (when it has one) the power of a hold."""
+    return kit_of(h).abilities
+
+
+_KITS: dict[tuple[str, str | None], Kit] = {}

@@ -191,6 +191,7 @@ def targets(s: GameState, r: Reach, decline_field: str | None = None,
     with_die = power is None or power.reinforce_error() is None
     adjust = power.adjust_cost if power is not None and _adjusts(power) else None
     t = s.turn
+    conquers = _conquers(name, decline_field)
     for rid in candidates(s, r):
         if target_code(s, rid, r) != T_OK:
             continue
@@ -198,7 +199,9 @@ def targets(s: GameState, r: Reach, decline_field: str | None = None,
         if adjust is not None:
             cost = adjust(t, cost)
         if cost <= hand:
-            a = conquer_at(name, rid, decline_field)
+            a = conquers.get(rid)
+            if a is None:
+                a = conquers[rid] = conquer_at(name, rid, decline_field)
             if actions is None:
                 out.append(Conquest(a, rid, cost, 0, decline))
             else:
@@ -221,6 +224,12 @@ def _adjusts(power: Power) -> bool:
     if got is None:
         got = _ADJUSTS[power] = type(power).adjust_cost is not Power.adjust_cost
     return got
+
+
+@lru_cache(maxsize=1 << 10)
+def _conquers(name: str, race: str | None) -> dict[int, Action]:
+    """A player's `conquer` actions by region, filled as they are asked for."""
+    return {}
 
 
 @lru_cache(maxsize=1 << 14)

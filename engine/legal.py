@@ -7,7 +7,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from . import ghouls
-from .ability import Conquest, abilities_of, power_rule
+from .ability import Conquest, kit_of
 from .actions import (
     Abandon,
     Action,
@@ -76,17 +76,18 @@ def legal_actions(s: GameState) -> list[Action]:
     assert h is not None
     t = s.turn
     held = race_regions(s, h.race)
-    abilities = abilities_of(h)
+    kit = kit_of(h)
     if stage is CONQUEST and not t.ended:
-        power = power_rule(h.power) if h.power else None
-        if not t.n_conquests and not (power is not None and power.conquering_begun(t)):
-            out.extend(_abandon(player=name, region=r) for r in held)
+        p = kit.power
+        if not t.n_conquests and not (kit.conquering_begun and p is not None
+                                      and p.conquering_begun(t)):
+            out += _abandons(name, held)
         if h.hand >= 1:
-            for ab in abilities:
+            for ab in kit.before_conquests:
                 out.extend(ab.before_conquests(s, me, h))
             _active_conquests(s, me, h, held, out)
     _redeploy(s, h, held, name, h.hand + pending_bonus(s, me), out)
-    for ab in abilities:
+    for ab in kit.redeploy_actions:
         out.extend(ab.redeploy_actions(s, me, h, held))
     if end_checks(s, me) is None:
         out.append(_end(player=name))
@@ -118,13 +119,18 @@ def _active_conquests(s: GameState, me: int, h: Hold, held: tuple[int, ...],
     (with `actions`, only their actions, appended there)."""
     r = reach(s, me, h, True, held)
     out = targets(s, r, None, actions)
-    for ab in abilities_of(h):
+    for ab in kit_of(h).conquests:
         own = ab.conquests(s, me, h, r)
         if actions is None:
             out.extend(own)
         else:
             actions.extend(c.action for c in own)
     return out
+
+
+@lru_cache(maxsize=1 << 12)
+def _abandons(name: str, held: tuple[int, ...]) -> tuple[Action, ...]:
+    return tuple(_abandon(player=name, region=r) for r in held)
 
 
 # The deploys onto a region and the moves between two regions, every count from 1 up to

@@ -61,11 +61,12 @@ class Seat:
         self.declines = declines
 
     def copy(self) -> Seat:
+        active, declines = self.active, self.declines
         return Seat(
             self.name,
             self.coins,
-            self.active.copy() if self.active else None,
-            tuple(h.copy() for h in self.declines),
+            active.copy() if active is not None else None,
+            tuple([h.copy() for h in declines]) if declines else (),
         )
 
     def key(self) -> tuple[Any, ...]:
@@ -152,6 +153,9 @@ def load_ints(v: list[int]) -> tuple[int, ...]:
     return tuple(v)
 
 
+_NONE: frozenset[int] = frozenset()
+
+
 class Turn:
     """Facts about the current turn that the rules look back at. The ones that belong to a
     single race or power are its `Part`s, in `parts` (absent: the part's default)."""
@@ -165,11 +169,11 @@ class Turn:
         self.ended = False  # conquests are over (redeployment)
         self.n_conquests = 0  # conquests by the Active race
         self.n_nonempty = 0  # of them, regions that held a Lost Tribe or race tokens
-        self.attacked: frozenset[int] = frozenset()  # seats whose Active race was attacked
+        self.attacked: frozenset[int] = _NONE  # seats whose Active race was attacked
         self.ready: tuple[tuple[int, int], ...] = ()  # (region, tokens) lifted when readying
         # regions that gave and took tokens by a move this turn (facts only: moves are free)
-        self.moved_from: frozenset[int] = frozenset()
-        self.moved_to: frozenset[int] = frozenset()
+        self.moved_from: frozenset[int] = _NONE
+        self.moved_to: frozenset[int] = _NONE
         self.parts: dict[str, Any] = {}
 
     def copy(self) -> Turn:
@@ -250,6 +254,9 @@ class GameState:
     _cache: dict[str, tuple[int, ...]] | None = field(default=None, repr=False)  # race -> regions, while unchanged
     _base: dict[str, tuple[int, ...]] | None = field(default=None, repr=False)  # the cache this fork started from
     _dirty: dict[int, str | None] | None = field(default=None, repr=False)  # region -> race before its write
+    # facts counted once on a finished state (engine/queries.py: pieces on the map, tokens
+    # of each race in use); a fork starts without them
+    _memo: dict[str, dict[str, int]] | None = field(default=None, repr=False)
 
     # ------------------------------------------------------------ public properties
 
@@ -300,6 +307,7 @@ class GameState:
         s.ranking = self.ranking
         s._cache = s._base = self._cache
         s._dirty = None
+        s._memo = None
         s._own = set()
         return s
 
