@@ -41,13 +41,15 @@ class Conquest(NamedTuple):
 class Reach:
     """Where one race may attack now, worked out once for a whole listing of targets.
 
-    `checks.reach` fills it from the board and asks the race and the power to widen it;
-    `checks.target_code` and `checks.cost_at` read it (one definition of conquest legality,
-    used by `apply` and `legal_actions` alike).
+    `checks.reach` fills it from the board and asks the race and the power to widen it,
+    then `settle` works out what the checks read per region; `checks.target_code` and
+    `checks.cost_at` read it (one definition of conquest legality, used by `apply` and
+    `legal_actions` alike).
     """
 
     __slots__ = ("me", "hold", "active", "held", "held_set", "race", "power", "anywhere",
-                 "enter_anywhere", "links", "sea", "peace", "base", "race_cut")
+                 "enter_anywhere", "links", "sea", "peace", "base", "race_cut", "name",
+                 "water", "free", "own_free")
 
     def __init__(self, me: int, hold: Hold, active: bool, held: tuple[int, ...], race: Race,
                  power: Power | None, peace: frozenset[int], base: tuple[int, ...],
@@ -67,6 +69,27 @@ class Reach:
         # per region: 2, +1 on a mountain, less the power's reduction (engine/checks.py)
         self.base = base
         self.race_cut = race_cut  # the race's reduction depends on what it holds: ask it
+        # worked out by `settle`, once the race and the power have widened the reach:
+        self.name = hold.race
+        self.water: tuple[bool, ...] = ()  # per region: water it may not enter
+        self.free = False  # no adjacency or entry needed (Flying; Halflings' first conquest)
+        self.own_free = False  # its own In Decline tokens add nothing to a cost (§16 #9)
+
+    def settle(self, geo: Geo, own_decline_counts: bool) -> None:
+        """The race and the power have widened the reach: the facts the checks read."""
+        self.water = _dry(geo.n) if self.sea else geo.water
+        self.free = self.anywhere or (self.enter_anywhere and not self.held)
+        self.own_free = not own_decline_counts
+
+
+_DRY: dict[int, tuple[bool, ...]] = {}
+
+
+def _dry(n: int) -> tuple[bool, ...]:
+    got = _DRY.get(n)
+    if got is None:
+        got = _DRY[n] = (False,) * n
+    return got
 
 
 class Ability:

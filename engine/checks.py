@@ -5,8 +5,6 @@ actions these checks let through, and `rules.py` raises what they return."""
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from . import errors as E
 from .ability import (
     PIECE_OWNERS,
@@ -18,7 +16,7 @@ from .ability import (
     power_rule,
     race_rule,
 )
-from .actions import Action, Conquer, Reinforce, trusted
+from .actions import Action, listed
 from .geo import Geo
 from .queries import (
     DEFENCE_PIECES,
@@ -46,6 +44,7 @@ def reach(s: GameState, me: int, hold: Hold, active: bool,
     race.reach(geo, r)
     if power is not None:
         power.reach(geo, r)
+    r.settle(geo, s.options.get("own_decline_counts", True))
     return r
 
 
@@ -91,13 +90,17 @@ T_OK, T_UNKNOWN, T_MINE, T_WATER, T_IMMUNE, T_PEACE, T_ENTRY, T_ADJ = range(8)
 
 def target_code(s: GameState, rid: int, r: Reach) -> int:
     """T_OK when the race of `r` may attack region `rid`, else the reason (T_* constants)."""
-    geo = s.geo
-    if not 0 <= rid < geo.n:
+    if not 0 <= rid < s.geo.n:
         return T_UNKNOWN
+    return _code(s, rid, r)
+
+
+def _code(s: GameState, rid: int, r: Reach) -> int:
+    """`target_code` for a region of the board (the listing's candidates are)."""
     a = s.areas[rid]
-    if a.race == r.hold.race:
+    if a.race == r.name:
         return T_MINE
-    if geo.water[rid] and not r.sea:
+    if r.water[rid]:
         return T_WATER
     owner = a.owner
     if owner >= 0 and owner != r.me:
@@ -105,15 +108,13 @@ def target_code(s: GameState, rid: int, r: Reach) -> int:
             return T_IMMUNE
         if owner in r.peace and not a.decline:
             return T_PEACE
-    if not r.held:
-        if r.enter_anywhere or r.anywhere or geo.entry[rid]:
-            return T_OK
-        return T_ENTRY
-    if r.anywhere or rid in r.links:
+    if r.free:
         return T_OK
-    if r.held_set.isdisjoint(geo.nbrs[rid]):
-        return T_ADJ
-    return T_OK
+    if not r.held:
+        return T_OK if s.geo.entry[rid] else T_ENTRY
+    if rid in r.links or not r.held_set.isdisjoint(s.geo.nbrs[rid]):
+        return T_OK
+    return T_ADJ
 
 
 def cost_at(s: GameState, rid: int, r: Reach) -> int:
@@ -125,7 +126,7 @@ def cost_at(s: GameState, rid: int, r: Reach) -> int:
         cost += 1
     if a.pieces:
         cost += sum(map(_DEFENCE.__contains__, a.pieces))
-    if a.owner == r.me and a.decline and not s.options.get("own_decline_counts", True):
+    if r.own_free and a.owner == r.me and a.decline:
         cost -= a.tokens
     if r.race_cut:
         cost -= r.race.cost_reduction(s.geo, r.held_set, rid)
@@ -191,9 +192,10 @@ def targets(s: GameState, r: Reach, decline_field: str | None = None,
     with_die = power is None or power.reinforce_error() is None
     adjust = power.adjust_cost if power is not None and _adjusts(power) else None
     t = s.turn
-    conquers = _conquers(name, decline_field)
+    mine = listed(name)
+    conquers = mine.conquer[decline_field]
     for rid in candidates(s, r):
-        if target_code(s, rid, r) != T_OK:
+        if _code(s, rid, r) != T_OK:
             continue
         cost = cost_at(s, rid, r)
         if adjust is not None:
@@ -201,17 +203,17 @@ def targets(s: GameState, r: Reach, decline_field: str | None = None,
         if cost <= hand:
             a = conquers.get(rid)
             if a is None:
-                a = conquers[rid] = conquer_at(name, rid, decline_field)
+                a = mine.conquer_at(rid, decline_field)
             if actions is None:
                 out.append(Conquest(a, rid, cost, 0, decline))
             else:
                 actions.append(a)
         elif with_die and cost - hand <= 3:
-            a = reinforce_at(name, rid, decline_field)
+            again = mine.reinforce_at(rid, decline_field)
             if actions is None:
-                out.append(Conquest(a, rid, cost, cost - hand, decline))
+                out.append(Conquest(again, rid, cost, cost - hand, decline))
             else:
-                actions.append(a)
+                actions.append(again)
     return out
 
 
@@ -224,26 +226,6 @@ def _adjusts(power: Power) -> bool:
     if got is None:
         got = _ADJUSTS[power] = type(power).adjust_cost is not Power.adjust_cost
     return got
-
-
-@lru_cache(maxsize=1 << 10)
-def _conquers(name: str, race: str | None) -> dict[int, Action]:
-    """A player's `conquer` actions by region, filled as they are asked for."""
-    return {}
-
-
-@lru_cache(maxsize=1 << 14)
-def conquer_at(name: str, region: int, race: str | None) -> Action:
-    return _conquer(player=name, region=region, race=race)
-
-
-@lru_cache(maxsize=1 << 14)
-def reinforce_at(name: str, region: int, race: str | None) -> Action:
-    return _reinforce(player=name, region=region, race=race)
-
-
-_conquer = trusted(Conquer)
-_reinforce = trusted(Reinforce)
 
 
 def actor_check(s: GameState, player: str) -> int:

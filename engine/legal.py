@@ -11,12 +11,12 @@ from .ability import Conquest, kit_of
 from .actions import (
     Abandon,
     Action,
-    Decline,
     Deploy,
     End,
-    Move,
+    Listed,
     Pick,
     Place,
+    listed,
     trusted,
 )
 from .checks import decline_refusal, end_checks, place_error, reach, targets
@@ -29,9 +29,7 @@ __all__ = ["Conquest", "legal_actions", "legal_conquests"]
 
 _pick = trusted(Pick)
 _abandon = trusted(Abandon)
-_decline = trusted(Decline)
 _deploy = trusted(Deploy)
-_move = trusted(Move)
 _place = trusted(Place)
 _end = trusted(End)
 
@@ -62,15 +60,16 @@ def legal_actions(s: GameState) -> list[Action]:
         if not s.row:
             return [_end(player=name)]
         return [_pick(player=name, slot=i) for i in range(len(s.row)) if i <= seat.coins]
+    mine = listed(name)
     out: list[Action] = []
     if decline_refusal(s, me) is None:
-        out.append(_decline(player=name))
+        out.append(mine.decline)
     g = ghouls.acting(s, me)
     if g is not None:
         held = race_regions(s, g.race)
         if ghouls.may_conquer(s, g):
             targets(s, reach(s, me, g, False, held), "decline", out)
-        _redeploy(s, g, held, name, g.hand, out)
+        _redeploy(s, held, mine, g.hand, out)
         s = _active_view(s, me)
     h = s.seats[me].active
     assert h is not None
@@ -86,11 +85,11 @@ def legal_actions(s: GameState) -> list[Action]:
             for ab in kit.before_conquests:
                 out.extend(ab.before_conquests(s, me, h))
             _active_conquests(s, me, h, held, out)
-    _redeploy(s, h, held, name, h.hand + pending_bonus(s, me), out)
+    _redeploy(s, held, mine, h.hand + pending_bonus(s, me), out)
     for ab in kit.redeploy_actions:
         out.extend(ab.redeploy_actions(s, me, h, held))
     if end_checks(s, me) is None:
-        out.append(_end(player=name))
+        out.append(mine.end)
     return out
 
 
@@ -133,50 +132,33 @@ def _abandons(name: str, held: tuple[int, ...]) -> tuple[Action, ...]:
     return tuple(_abandon(player=name, region=r) for r in held)
 
 
-# The deploys onto a region and the moves between two regions, every count from 1 up to
-# the most seen so far (a list that only grows); a listing takes the first `count`. Keyed
-# without the count, so a region's actions are built once and shared by every hand size.
-@lru_cache(maxsize=1 << 12)
-def _deploy_run(name: str, region: int) -> list[Action]:
-    return []
-
-
-@lru_cache(maxsize=1 << 15)
-def _move_run(name: str, f: int, to: int) -> list[Action]:
-    return []
-
-
-def _deploys(name: str, region: int, hand: int) -> list[Action]:
-    run = _deploy_run(name, region)
-    if len(run) < hand:
-        run += [_deploy(player=name, region=region, count=c) for c in range(len(run) + 1, hand + 1)]
-    return run if len(run) == hand else run[:hand]
-
-
-def _moves(name: str, f: int, to: int, spare: int) -> list[Action]:
-    run = _move_run(name, f, to)
-    if len(run) < spare:
-        run += [_move(player=name, from_=f, to=to, count=c) for c in range(len(run) + 1, spare + 1)]
-    return run if len(run) == spare else run[:spare]
-
-
-def _redeploy(s: GameState, h: Hold, held: tuple[int, ...], name: str, hand: int,
+def _redeploy(s: GameState, held: tuple[int, ...], mine: Listed, hand: int,
               out: list[Action]) -> None:
     """Deploys from hand (`hand`: what the hand holds once a deploy has ended the
     conquests) and moves between the race's regions (free: any region to any other)."""
     if hand:
+        deploys = mine.deploys
         for r in held:
-            out.extend(_deploys(name, r, hand))
+            run = deploys.get(r)
+            if run is None or len(run) < hand:
+                run = mine.deploy_run(r, hand)
+            out += run if len(run) == hand else run[:hand]
     if len(held) < 2:
         return
     areas = s.areas
+    moves = mine.moves
     for f in held:
         spare = areas[f].tokens - 1
         if spare < 1:
             continue
+        row = moves.get(f)
         for to in held:
             if to != f:
-                out.extend(_moves(name, f, to, spare))
+                way = row.get(to) if row is not None else None
+                if way is None or len(way) < spare:
+                    way = mine.move_run(f, to, spare)
+                    row = moves[f]
+                out += way if len(way) == spare else way[:spare]
 
 
 def _survivors(s: GameState, name: str) -> list[Action]:

@@ -28,6 +28,9 @@ PICK, CONQUEST, REDEPLOY, SURVIVORS, FINISHED = (
     Stage.PICK, Stage.CONQUEST, Stage.REDEPLOY, Stage.SURVIVORS, Stage.FINISHED)
 
 
+_new = object.__new__
+
+
 class Hold:
     """A race banner held by a player, Active or In Decline, with its tokens off the board."""
 
@@ -42,7 +45,13 @@ class Hold:
         self.holes_used = holes_used
 
     def copy(self) -> Hold:
-        return Hold(self.race, self.power, self.hand, self.survivors, self.holes_used)
+        h = _new(Hold)  # without __init__: a copy is made on every write, and this is faster
+        h.race = self.race
+        h.power = self.power
+        h.hand = self.hand
+        h.survivors = self.survivors
+        h.holes_used = self.holes_used
+        return h
 
     def key(self) -> tuple[Any, ...]:
         return (self.race, self.power, self.hand, self.survivors, self.holes_used)
@@ -61,13 +70,13 @@ class Seat:
         self.declines = declines
 
     def copy(self) -> Seat:
+        s = _new(Seat)
+        s.name = self.name
+        s.coins = self.coins
         active, declines = self.active, self.declines
-        return Seat(
-            self.name,
-            self.coins,
-            active.copy() if active is not None else None,
-            tuple([h.copy() for h in declines]) if declines else (),
-        )
+        s.active = active.copy() if active is not None else None
+        s.declines = tuple([h.copy() for h in declines]) if declines else ()
+        return s
 
     def key(self) -> tuple[Any, ...]:
         return (self.name, self.coins, self.active.key() if self.active else None,
@@ -90,8 +99,14 @@ class Area:
         self.pieces = pieces  # sorted names; "encampment" once per encampment
 
     def copy(self) -> Area:
-        return Area(self.owner, self.race, self.tokens, self.decline, self.lost_tribe,
-                    self.pieces)
+        a = _new(Area)
+        a.owner = self.owner
+        a.race = self.race
+        a.tokens = self.tokens
+        a.decline = self.decline
+        a.lost_tribe = self.lost_tribe
+        a.pieces = self.pieces
+        return a
 
     def key(self) -> tuple[Any, ...]:
         return (self.owner, self.race, self.tokens, self.decline, self.lost_tribe, self.pieces)
