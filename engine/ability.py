@@ -322,7 +322,8 @@ class Kit:
 
     __slots__ = ("race", "power", "abilities", "before_conquests", "conquests",
                  "redeploy_actions", "on_conquer", "on_conquests_end", "on_turn_end",
-                 "scores", "replaces", "redeploy_bonus", "conquering_begun")
+                 "scores", "replaces", "redeploy_bonus", "conquering_begun", "declines_late",
+                 "pieces")
 
     def __init__(self, race: Race, power: Power | None) -> None:
         self.race = race
@@ -341,6 +342,12 @@ class Kit:
         self.replaces = power is not None and _overrides(power, "pieces_to_replace")
         self.redeploy_bonus = _overrides(race, "redeploy_bonus")
         self.conquering_begun = power is not None and _overrides(power, "conquering_begun")
+        self.declines_late = power is not None and _overrides(power, "declines_after_expanding")
+        # piece -> the one of the two that places it
+        self.pieces: dict[str, Ability] = {}
+        for ab in reversed(self.abilities):
+            if ab.piece is not None:
+                self.pieces[ab.piece] = ab
 
     def _overriding(self, hook: str) -> tuple[Ability, ...]:
         return tuple(ab for ab in self.abilities if _overrides(ab, hook))

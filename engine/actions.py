@@ -159,6 +159,12 @@ A = TypeVar("A", bound=_Action)
 
 def trusted(cls: type[A]) -> Callable[..., A]:
     """A fast constructor for actions the engine itself built (no validation)."""
+    # actions are frozen, so equal ones may be shared: keep the recent ones
+    return lru_cache(maxsize=1 << 16)(_builder(cls))
+
+
+def _builder(cls: type[A]) -> Callable[..., A]:
+    """Build an action of `cls` from trusted values (no validation, no cache)."""
     defaults = {name: f.default for name, f in cls.model_fields.items() if not f.is_required()}
     new = cls.__new__
     setattr_ = object.__setattr__
@@ -173,8 +179,7 @@ def trusted(cls: type[A]) -> Callable[..., A]:
         setattr_(m, "__pydantic_private__", None)
         return m
 
-    # actions are frozen, so equal ones may be shared: keep the recent ones
-    return lru_cache(maxsize=1 << 16)(make)
+    return make
 
 
 def parse_action(obj: dict[str, Any] | str | bytes) -> Action:
@@ -197,10 +202,11 @@ def parse_action(obj: dict[str, Any] | str | bytes) -> Action:
 
 _end = trusted(End)
 _decline = trusted(Decline)
-_deploy = trusted(Deploy)
-_move = trusted(Move)
-_conquer = trusted(Conquer)
-_reinforce = trusted(Reinforce)
+# `Listed` keeps what it builds: no second cache
+_deploy = _builder(Deploy)
+_move = _builder(Move)
+_conquer = _builder(Conquer)
+_reinforce = _builder(Reinforce)
 
 
 class Listed:

@@ -12,9 +12,7 @@ from .ability import (
     Power,
     Race,
     Reach,
-    abilities_of,
-    power_rule,
-    race_rule,
+    kit_of,
 )
 from .actions import Action, listed
 from .geo import Geo
@@ -34,8 +32,9 @@ def reach(s: GameState, me: int, hold: Hold, active: bool,
     """Where `hold` (the Active race, or an In Decline one that conquers) may attack now."""
     if held is None:
         held = race_regions(s, hold.race)
-    race = race_rule(hold.race)
-    power = power_rule(hold.power) if active and hold.power else None
+    kit = kit_of(hold)
+    race = kit.race
+    power = kit.power if active else None
     peace = (frozenset(d for d, ally in s.peace if ally == me) if active and s.peace
              else _NO_PEACE)
     geo = s.geo
@@ -297,7 +296,7 @@ def place_error(s: GameState, me: int, piece: str, rid: int) -> E.RulesViolation
     owner = PIECE_OWNERS.get(piece)
     if owner is None:
         return E.NoSuchPower.refuse("lairs_automatic")
-    mine = next((ab for ab in abilities_of(h) if ab.piece == piece), None)
+    mine = kit_of(h).pieces.get(piece)
     if mine is None:
         return owner.refuse_other(h)
     return mine.place_error(s, me, rid)
@@ -316,7 +315,8 @@ def decline_refusal(s: GameState, me: int) -> str | None:
     t = s.turn
     if not t.expanded and not t.picked:
         return None
-    if h.power is not None and power_rule(h.power).declines_after_expanding():
+    kit = kit_of(h)
+    if kit.declines_late and kit.power is not None and kit.power.declines_after_expanding():
         err = end_checks(s, me)
         return None if err is None else err.key
     return "decline_picked" if t.picked else "decline_expanded"

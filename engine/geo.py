@@ -28,6 +28,7 @@ class Geo:
     entries: tuple[int, ...]
     land_entries: tuple[int, ...]
     waters: frozenset[int]
+    mountain_nbrs: tuple[frozenset[int], ...]  # per region: its neighbours that are mountains
 
     @classmethod
     def of(cls, board: data.Board) -> Geo:
@@ -52,6 +53,8 @@ class Geo:
             entries=tuple(r.id for r in regs if r.entry),
             land_entries=tuple(r.id for r in regs if r.entry and not water[r.id]),
             waters=frozenset(r.id for r in regs if water[r.id]),
+            mountain_nbrs=tuple(frozenset(n for n in r.neighbours
+                                          if regs[n].terrain == "mountain") for r in regs),
         )
 
 

@@ -45,13 +45,17 @@ def conqueror(s: GameState, me: int) -> Hold | None:
     return None
 
 
+_PHASE: str = PHASE.name  # its key in Turn.parts
+
+
 def phase(s: GameState) -> GhoulPhase:
-    return s.turn.get(PHASE)
+    phase: GhoulPhase = s.turn.parts.get(_PHASE, G_CONQUER)  # s.turn.get(PHASE), read often
+    return phase
 
 
 def acting(s: GameState, me: int) -> Hold | None:
     """The Ghouls while their part of this turn is not over (None otherwise)."""
-    if s.turn.get(PHASE) is G_DONE:
+    if s.turn.parts.get(_PHASE, G_CONQUER) is G_DONE:
         return None
     return conqueror(s, me)
 

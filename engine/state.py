@@ -134,7 +134,7 @@ class Part(Generic[T]):
                  load: Callable[[Any], T] = _same) -> None:
         if name in PARTS or name in Turn.__slots__:
             raise ValueError(f"a turn part named {name!r} exists already")
-        self.name = name
+        self.name: str = name
         self.default = default
         self.dump = dump
         self.load = load
@@ -202,7 +202,7 @@ class Turn:
         t.ready = self.ready
         t.moved_from = self.moved_from
         t.moved_to = self.moved_to
-        t.parts = dict(self.parts)
+        t.parts = self.parts.copy()
         return t
 
     def get(self, part: Part[T]) -> T:
@@ -332,10 +332,13 @@ class GameState:
         base, dirty = self._base, self._dirty
         if dirty is not None and base is not None:
             areas = self.areas
-            moved = [(rid, old) for rid, old in dirty.items() if areas[rid].race != old]
-            c = dict(base) if moved else base
-            for rid, old in moved:
+            c = base
+            for rid, old in dirty.items():
                 new = areas[rid].race
+                if new == old:
+                    continue
+                if c is base:
+                    c = base.copy()
                 if old is not None:
                     left = tuple([x for x in c[old] if x != rid])
                     if left:

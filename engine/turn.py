@@ -228,12 +228,16 @@ def begin_turn(s: GameState, idx: int, events: EventLog) -> None:
         h = s.seat_w(idx).active
         assert h is not None
         ready = []
+        lifted = 0
+        areas = s.areas
         for rid in race_regions(s, h.race):
-            a = s.areas[rid]
-            if a.tokens > 1:
-                ready.append((rid, a.tokens - 1))
+            n = areas[rid].tokens - 1
+            if n > 0:
+                ready.append((rid, n))
+                lifted += n
                 s.area_w(rid).tokens = 1
-        h.hand += sum(n for _, n in ready)
+                areas = s.areas
+        h.hand += lifted
         t.ready = tuple(ready)
     ghouls.begin(s, idx)
 
