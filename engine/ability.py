@@ -278,7 +278,7 @@ def register_race(cls: type[R]) -> type[R]:
         raise ValueError(f"race name {cls.name!r} is empty or taken")
     RACE_RULES[cls.name] = rule = cls()
     _claim(rule)
-    _KITS.clear()
+    _drop_kits()
     return cls
 
 
@@ -288,8 +288,15 @@ def register_power(cls: type[P]) -> type[P]:
         raise ValueError(f"power name {cls.name!r} is empty or taken")
     POWER_RULES[cls.name] = rule = cls()
     _claim(rule)
-    _KITS.clear()
+    _drop_kits()
     return cls
+
+
+def _drop_kits() -> None:
+    """A race or power registered: kits are made anew (those kept on holds too)."""
+    for kit in _KITS.values():
+        kit.stale = True
+    _KITS.clear()
 
 
 def race_rule(name: str) -> Race:
@@ -323,11 +330,12 @@ class Kit:
     __slots__ = ("race", "power", "abilities", "before_conquests", "conquests",
                  "redeploy_actions", "on_conquer", "on_conquests_end", "on_turn_end",
                  "scores", "replaces", "redeploy_bonus", "conquering_begun", "declines_late",
-                 "pieces")
+                 "pieces", "stale")
 
     def __init__(self, race: Race, power: Power | None) -> None:
         self.race = race
         self.power = power
+        self.stale = False  # a race or power registered since: look it up again
         self.abilities: tuple[Ability, ...] = (race,) if power is None else (race, power)
         mine = self._overriding
         self.before_conquests = mine("before_conquests")
@@ -354,12 +362,16 @@ class Kit:
 
 
 def kit_of(h: Hold) -> Kit:
-    """The race and power of a hold, with their overriding hooks (see `Kit`)."""
-    key = (h.race, h.power)
-    got = _KITS.get(key)
-    if got is None:
-        got = _KITS[key] = Kit(race_rule(h.race),
-                               None if h.power is None else power_rule(h.power))
+    """The race and power of a hold, with their overriding hooks (see `Kit`); kept on the
+    hold (and its copies) once found."""
+    got = h.kit
+    if got is None or got.stale:
+        key = (h.race, h.power)
+        got = _KITS.get(key)
+        if got is None:
+            got = _KITS[key] = Kit(race_rule(h.race),
+                                   None if h.power is None else power_rule(h.power))
+        h.kit = got
     return got
 
 

@@ -171,9 +171,7 @@ def _builder(cls: type[A]) -> Callable[..., A]:
 
     def make(**values: Any) -> A:
         m = new(cls)
-        d = dict(defaults)
-        d.update(values)
-        setattr_(m, "__dict__", d)
+        setattr_(m, "__dict__", {**defaults, **values})
         setattr_(m, "__pydantic_fields_set__", set(values))
         setattr_(m, "__pydantic_extra__", None)
         setattr_(m, "__pydantic_private__", None)

@@ -6,10 +6,13 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from . import data
 from .geo import Geo
+
+if TYPE_CHECKING:  # for the type only: engine/ability.py builds on this module
+    from .ability import Kit
 
 
 class Stage(Enum):
@@ -34,7 +37,7 @@ _new = object.__new__
 class Hold:
     """A race banner held by a player, Active or In Decline, with its tokens off the board."""
 
-    __slots__ = ("race", "power", "hand", "survivors", "holes_used")
+    __slots__ = ("race", "power", "hand", "survivors", "holes_used", "kit")
 
     def __init__(self, race: str, power: str | None, hand: int = 0, survivors: int = 0,
                  holes_used: int = 0) -> None:
@@ -43,6 +46,9 @@ class Hold:
         self.hand = hand  # usable tokens in hand
         self.survivors = survivors  # defenders waiting to be placed at the end of a turn
         self.holes_used = holes_used
+        # the rules of its race and power (engine/ability.py kit_of), found on first use:
+        # not part of the state (race and power never change), so copies share it
+        self.kit: Kit | None = None
 
     def copy(self) -> Hold:
         h = _new(Hold)  # without __init__: a copy is made on every write, and this is faster
@@ -51,6 +57,7 @@ class Hold:
         h.hand = self.hand
         h.survivors = self.survivors
         h.holes_used = self.holes_used
+        h.kit = self.kit
         return h
 
     def key(self) -> tuple[Any, ...]:
