@@ -3,74 +3,18 @@
 from __future__ import annotations
 
 import argparse
-import math
-import random
 import statistics
 import sys
 import time
-from dataclasses import dataclass, field
 
-import engine
 from engine.data import BOARD_IDS
 
-from . import LEVELS, choose
+from . import LEVELS
+from .arena import SPECS, SeatResult, pct, play, wilson
+from .gauntlet.run import OPPONENTS
+from .gauntlet.run import main as gauntlet_main
 
-SPECS = (*LEVELS, "random")
-
-
-@dataclass
-class SeatResult:
-    spec: str
-    rank: int
-    share: float  # 1 for a sole win, 1/k for a k-way tie for first, else 0
-    margin: int  # own coins minus the best other player's coins
-    times: list[float] = field(default_factory=list)
-
-
-def play(specs: list[str], board: str, seed: int) -> list[SeatResult]:
-    """One game with `specs` in seat order; the result of each seat in that order."""
-    names = [f"{spec}-{i + 1}" for i, spec in enumerate(specs)]
-    s = engine.new_game(board, names, seed)
-    rnd = random.Random(seed)
-    times: list[list[float]] = [[] for _ in specs]
-    n = 0
-    while not s.finished:
-        i = s.players.index(s.actor)
-        t0 = time.perf_counter()
-        if specs[i] == "random":
-            a = rnd.choice(engine.legal_actions(s))
-        else:
-            a = choose(s, specs[i], seed * 7919 + n)
-        times[i].append(time.perf_counter() - t0)
-        s = engine.apply(s, a).state
-        n += 1
-    by_name = {r["player"]: r for r in s.ranking}
-    n_first = sum(1 for r in s.ranking if r["rank"] == 1)
-    out = []
-    for i, name in enumerate(names):
-        r = by_name[name]
-        best_other = max(x["total"] for x in s.ranking if x["player"] != name)
-        out.append(SeatResult(specs[i], r["rank"], 1 / n_first if r["rank"] == 1 else 0.0,
-                              r["total"] - best_other, times[i]))
-    return out
-
-
-def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """95% Wilson score interval of a proportion."""
-    if n == 0:
-        return (0.0, 1.0)
-    p = successes / n
-    d = 1 + z * z / n
-    c = (p + z * z / (2 * n)) / d
-    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return (max(0.0, c - h), min(1.0, c + h))
-
-
-def pct(xs: list[float], q: float) -> float:
-    if not xs:
-        return float("nan")
-    xs = sorted(xs)
-    return xs[min(len(xs) - 1, int(q * len(xs)))]
+__all__ = ["SPECS", "SeatResult", "main", "pct", "play", "run_match", "wilson"]
 
 
 def run_match(specs: list[str], games: int, board: str, seed: int, out=sys.stdout,
@@ -121,17 +65,47 @@ def main(argv: list[str] | None = None) -> int:
     m.add_argument("--games", type=int, default=20)
     m.add_argument("--board", default=None, help="2p, 3p, 4p, 5p (default: by seat count)")
     m.add_argument("--seed", type=int, default=1)
+    g = sub.add_parser("gauntlet", help="an AI level against every gauntlet opponent")
+    g.add_argument("--level", default="hard",
+                   help=f"comma-separated levels to measure, of: {', '.join(LEVELS)}")
+    g.add_argument("--games", type=int, default=20, help="games per opponent")
+    g.add_argument("--board", default="2p", help="2p or 4p (4p: three copies of each opponent)")
+    g.add_argument("--seed", type=int, default=1)
+    g.add_argument("--procs", type=int, default=1, help="worker processes (default 1)")
+    g.add_argument("--opponents", default=",".join(OPPONENTS),
+                   help=f"comma-separated, of: {', '.join(OPPONENTS)}")
+    g.add_argument("--json", default=None, help="also write the tables to this JSON file")
     args = p.parse_args(argv)
+    if args.cmd == "gauntlet":
+        return _gauntlet(p, args)
     specs = [x.strip() for x in args.seats.split(",") if x.strip()]
     bad = [x for x in specs if x not in SPECS]
     if bad or not 2 <= len(specs) <= 5:
         p.error(f"--seats needs 2-5 of {', '.join(SPECS)}; got {args.seats!r}")
-    board = args.board or f"{len(specs)}p"
-    if not board.startswith("official-"):
-        board = f"official-{board}"
-    if board not in BOARD_IDS:
-        p.error(f"unknown board {args.board!r}; choose 2p, 3p, 4p or 5p")
+    board = _board(p, args.board or f"{len(specs)}p")
     if args.games < 1:
         p.error("--games must be at least 1")
     run_match(specs, args.games, board, args.seed)
     return 0
+
+
+def _board(p: argparse.ArgumentParser, board: str) -> str:
+    full = board if board.startswith("official-") else f"official-{board}"
+    if full not in BOARD_IDS:
+        p.error(f"unknown board {board!r}; choose 2p, 3p, 4p or 5p")
+    return full
+
+
+def _gauntlet(p: argparse.ArgumentParser, args) -> int:
+    levels = [x.strip() for x in args.level.split(",") if x.strip()]
+    if not levels or any(x not in LEVELS for x in levels):
+        p.error(f"--level needs levels of {', '.join(LEVELS)}; got {args.level!r}")
+    opps = [x.strip() for x in args.opponents.split(",") if x.strip()]
+    if not opps or any(x not in OPPONENTS for x in opps):
+        p.error(f"--opponents needs some of {', '.join(OPPONENTS)}; got {args.opponents!r}")
+    args.board = _board(p, args.board)
+    if args.board not in ("official-2p", "official-4p"):
+        p.error("--board must be 2p or 4p")
+    if args.games < 1 or args.procs < 1:
+        p.error("--games and --procs must be at least 1")
+    return gauntlet_main(args)

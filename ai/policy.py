@@ -3,48 +3,40 @@
 Every function here reads a determinized copy (see `hidden.seat_view`), never the real
 state. The plan of a turn is rebuilt from scratch at each decision; because it depends only
 on the position, following it action after action gives the same plan as computing it once.
+`Knobs` bend the plan (how dear a conquest may be, tokens held back, whom to hit, how the
+tokens stand): the search levels try several and keep the best. What races and powers do
+is asked of `traits` only.
 """
 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
-from functools import cache
+from dataclasses import dataclass, field
 
 import engine
-from engine import GameState, Stage, data, power_rule, race_rule
+from engine import GameState, Stage
 
-# Value of a combo over its life, in coins: (per Active turn, once).
-POWER_VALUE: dict[str, tuple[float, float]] = {
-    "Alchemist": (2.0, 0), "Berserk": (1.0, 0), "Bivouacking": (0.9, 0),
-    "Commando": (1.3, 0), "Diplomat": (0.7, 0), "Dragon Master": (1.1, 0),
-    "Flying": (1.0, 0), "Forest": (1.1, 0), "Fortified": (1.1, 0), "Heroic": (0.9, 0),
-    "Hill": (1.1, 0), "Merchant": (3.0, 0), "Mounted": (0.9, 0), "Pillaging": (1.5, 0),
-    "Seafaring": (0.7, 0), "Spirit": (0.3, 2.0), "Stout": (0.3, 1.5), "Swamp": (1.0, 0),
-    "Underworld": (0.6, 0), "Wealthy": (0, 7.0),
-}
-RACE_VALUE: dict[str, tuple[float, float]] = {
-    "Amazons": (0.4, 0), "Dwarves": (1.0, 1.5), "Elves": (0.6, 0), "Ghouls": (0.2, 2.5),
-    "Giants": (0.8, 0), "Halflings": (0.6, 0), "Humans": (1.1, 0), "Orcs": (1.5, 0),
-    "Ratmen": (0, 0), "Skeletons": (1.2, 0), "Sorcerers": (1.1, 0), "Tritons": (0.8, 0),
-    "Trolls": (0.9, 0), "Wizards": (1.1, 0),
-}
+from . import traits
+
 TOKEN_VALUE = 0.5  # coins per token per Active turn, early in a race's life (tuned by self-play)
 LIFE = 3.5  # Active turns a race usually gets
-CONQ_LAMBDA = 0.5  # conquest score = value - 0.5 x cost (65% vs value/cost in self-play)
-PICK_MODE = "look"  # "table": trust the value table alone (the fast heuristic does)
-PICK_CANDS = 3
-PICK_SAMPLES = 2
-PICK_WORK = 16  # samples x rounds x players per candidate
-# the easy player's mistakes: how often it strays from the normal player's choice
 EASY = {"pick_top": 4, "decline": 0.35, "random_conquest": 0.5}
 
 
-@cache
-def die_chance(short: int) -> float:
-    """Chance the reinforcement die makes up `short` tokens."""
-    faces = data.components().die
-    return sum(1 for f in faces if f >= short) / len(faces)
+@dataclass(frozen=True)
+class Knobs:
+    """How a turn is played. The defaults are the normal player's."""
+
+    lam: float = 0.5  # conquest score = value - lam x cost
+    keep: float = 0.0  # share of the hand kept back from conquests (not on the last turn)
+    harm: float = 0.9  # worth of taking a region from an Active opponent
+    leader: float = 0.0  # extra worth of hitting the leader's Active regions
+    spread: float = 1.0  # exponent on threat when standing tokens (higher: pile the front)
+    decline: float = 0.0  # readiness to decline (added to the gain thresholds)
+    die: bool = True  # end the chain with the reinforcement die
+
+
+NORMAL = Knobs()
 
 
 @dataclass
@@ -57,38 +49,37 @@ class Ctx:
     turns_left: int  # own turns left, this one included
     rng: random.Random
     level: str
+    k: Knobs = NORMAL
+    _leader: int | None = field(default=None, repr=False)
 
     @property
     def last_turn(self) -> bool:
         return self.turns_left <= 1
 
+    @property
+    def leader(self) -> int:
+        """The opponent who looks strongest from public facts (regions held, race size)."""
+        if self._leader is None:
+            s = self.s
+            score = [0.0] * len(s.players)
+            for a in s.areas:
+                if a.owner >= 0:
+                    score[a.owner] += 1.0 + (0.15 * a.tokens if not a.decline else 0)
+            others = [i for i in range(len(s.players)) if i != self.me]
+            self._leader = max(others, key=lambda i: (score[i], -i))
+        return self._leader
 
-def make_ctx(s: GameState, level: str, rng: random.Random) -> Ctx:
+
+def make_ctx(s: GameState, level: str, rng: random.Random, k: Knobs = NORMAL) -> Ctx:
     name = s.actor
     me = s.players.index(name)
     turns_left = s.board.rounds - s.round + 1
     if me < s.current:  # a defender whose own turn this round is over
         turns_left -= 1
-    return Ctx(s, me, name, max(1, turns_left), rng, level)
+    return Ctx(s, me, name, max(1, turns_left), rng, level, k)
 
 
 # ---------------------------------------------------------------- region values
-
-
-def region_income(s: GameState, rid: int, race: str, power: str | None, active: bool) -> float:
-    """Coins a region brings each turn to a race that holds it."""
-    geo = s.geo
-    bonus = (
-        (race == "Dwarves" and geo.mine[rid])
-        or (active and race == "Humans" and geo.terrain[rid] == "farmland")
-        or (active and race == "Wizards" and geo.magic[rid])
-    )
-    power_bonus = active and (
-        power == "Merchant"
-        or (power in ("Forest", "Hill", "Swamp") and geo.terrain[rid] == power.lower())
-    )
-    v = 1.0 + bonus + power_bonus
-    return v
 
 
 def threat(s: GameState, me: int, rid: int, race: str) -> float:
@@ -120,19 +111,21 @@ def conquest_value(c: Ctx, rid: int, active: bool, race: str, power: str | None)
     """What taking region `rid` is worth this turn and after, before paying for it."""
     s = c.s
     a = s.areas[rid]
-    inc = region_income(s, rid, race, power, active)
+    inc = traits.region_income(s.geo, rid, race, power, active)
     keep = 1.0 if c.last_turn else 1.0 + 0.55 * min(c.turns_left - 1, 2)
     v = inc * keep
     nonempty = a.lost_tribe or a.tokens > 0
     if a.owner >= 0 and a.owner != c.me:
-        v += 0.9 if not a.decline else 0.5  # they lose the region's income (and tokens)
-    if nonempty and active and (race == "Orcs" or power == "Pillaging"):
+        v += c.k.harm if not a.decline else 0.5  # they lose the region's income (and tokens)
+        if not a.decline and a.owner == c.leader:
+            v += c.k.leader
+    if nonempty and active and traits.plunders(race, power):
         v += 1
-    if nonempty and active and race == "Skeletons":
+    if nonempty and active and traits.raises_bones(race):
         v += 0.4
     if a.owner == c.me:
         v -= 1.4  # one's own In Decline region: the decline race loses what this one gains
-    if active and race == "Dwarves" and s.geo.mine[rid]:
+    if active and traits.mines_in_decline(race) and s.geo.mine[rid]:
         v += 0.3 * min(c.turns_left - 1, 4)  # mines keep paying in decline
     if not c.last_turn:
         v -= 0.04 * threat(s, c.me, rid, race)  # a compact realm is easier to hold
@@ -159,71 +152,37 @@ def choose_action(c: Ctx) -> engine.Action:
     return redeploy_step(c)
 
 
-def pick_step(c: Ctx) -> engine.Action:
+def ranked_slots(c: Ctx) -> list[int]:
+    """Affordable row slots, best value first."""
     s = c.s
     coins = s.seats[c.me].coins
     slots = [i for i in range(len(s.row)) if i <= coins]
-    if not slots:
+    return sorted(slots, key=lambda i: (-pick_value(c, i), i))
+
+
+def pick_step(c: Ctx) -> engine.Action:
+    scored = ranked_slots(c)
+    if not scored:
         return engine.End(player=c.name)
     if c.level == "easy":  # a newcomer's eye: any of the first few that look good
-        scored = sorted(slots, key=lambda i: (-pick_value(c, i), i))
         return engine.Pick(player=c.name, slot=c.rng.choice(scored[:EASY["pick_top"]]))
-    scored = sorted(slots, key=lambda i: (-pick_value(c, i), i))
-    if PICK_MODE == "look" and c.level == "normal" and len(scored) > 1:
-        return engine.Pick(player=c.name, slot=look_ahead_pick(c, scored[:PICK_CANDS]))
     return engine.Pick(player=c.name, slot=scored[0])
-
-
-def look_ahead_pick(c: Ctx, slots: list[int]) -> int:
-    """Play each candidate combo a few rounds ahead (every seat playing the fast heuristic)
-    and keep the one that leaves the best coin and income margin."""
-    from .hidden import seat_view
-
-    s = c.s
-    best, best_v = slots[0], float("-inf")
-    rounds = max(2, PICK_WORK // (PICK_SAMPLES * len(s.players)))
-    worlds = [seat_view(s, c.me, c.rng.getrandbits(32), k) for k in range(PICK_SAMPLES)]
-    for slot in slots:
-        v = 0.0
-        for k, w in enumerate(worlds):
-            v += short_playout(w, engine.Pick(player=c.name, slot=slot), c.me, k, rounds)
-        if v > best_v:
-            best, best_v = slot, v
-    return best
-
-
-def short_playout(world: GameState, first: engine.Action, me: int, seed: int,
-                  rounds: int) -> float:
-    """Coin margin after `rounds` more rounds of fast-heuristic play, plus the income
-    margin those positions would bring over the turns left."""
-    s = engine.apply(world, first).state
-    stop = min(s.board.rounds + 1, s.round + rounds)
-    rng = random.Random(seed)
-    n = 0
-    while not s.finished and s.round < stop and n < 2000:
-        s = engine.apply(s, choose_action(make_ctx(s, "fast", rng))).state
-        n += 1
-    coins = [x.coins for x in s.seats]
-    if not s.finished:
-        left = s.board.rounds - s.round + 1
-        rate = income_rates(s)
-        coins = [coins[i] + left * 0.8 * rate[i] for i in range(len(coins))]
-    return coins[me] - max(x for i, x in enumerate(coins) if i != me)
 
 
 def income_rates(s: GameState) -> list[float]:
     """Coins each seat would score per turn from what it holds now (an estimate)."""
     out = [0.0] * len(s.seats)
+    geo = s.geo
     for i, seat in enumerate(s.seats):
         h = seat.active
         for r, a in enumerate(s.areas):
             if a.owner == i:
                 if h is not None and a.race == h.race:
-                    out[i] += region_income(s, r, h.race, h.power, True)
+                    out[i] += traits.region_income(geo, r, h.race, h.power, True)
                 else:
-                    out[i] += 1.0
+                    out[i] += traits.region_income(geo, r, a.race, None, False)
         if h is not None:
-            out[i] += POWER_VALUE.get(h.power, (0, 0))[0] * 0.5
+            out[i] += traits.flat_income(h.power)
     return out
 
 
@@ -235,11 +194,9 @@ def pick_value(c: Ctx, slot: int) -> float:
 def combo_value(race: str, power: str, turns_left: int) -> float:
     """A combo's worth in coins over the turns it will likely be Active."""
     life = min(turns_left, LIFE)
-    tokens = race_rule(race).tokens + power_rule(power).tokens
-    rp, ro = RACE_VALUE.get(race, (0, 0))
-    pp, po = POWER_VALUE.get(power, (0, 0))
-    v = tokens * TOKEN_VALUE * life + (rp + pp) * life
-    if power == "Wealthy":
+    rp, ro, pp, po = traits.combo_value_parts(race, power)
+    v = traits.tokens(race, power) * TOKEN_VALUE * life + (rp + pp) * life
+    if traits.pays_at_once(power):
         v += po
     elif turns_left > 2:
         v += ro + po  # decline value needs turns after the decline
@@ -261,16 +218,17 @@ def should_decline(c: Ctx) -> bool:
     gain = plan_chain(c)
     if c.level == "easy":
         return gain == 0 or (gain <= 2 and c.rng.random() < EASY["decline"])
+    gain -= c.k.decline
     if not held:
         return gain <= 1
     coins = s.seats[c.me].coins
     best_row = max((combo_value(x.race, x.power, c.turns_left - 1) + x.coins - i
                     for i, x in enumerate(s.row) if i <= coins), default=0.0)
-    stay = sum(region_income(s, r, h.race, h.power, True) for r in held) + gain * 1.1
+    stay = sum(traits.region_income(s.geo, r, h.race, h.power, True) for r in held) + gain * 1.1
     fresh_per_turn = best_row / max(1.0, min(c.turns_left - 1, LIFE))
     if gain <= 1:
         return c.turns_left >= 3 or fresh_per_turn > 0.6 * stay
-    if gain == 2:
+    if gain <= 2:
         return c.turns_left >= 3 and fresh_per_turn > 1.1 * stay
     return False
 
@@ -285,9 +243,10 @@ def conquest_step(c: Ctx) -> engine.Action | None:
     if not options:
         return None
     h = s.seats[c.me].active
+    t = s.turn
     ghoul = [o for o in options if o.in_decline]
     if ghoul:  # In Decline Ghouls first: the Active race acting ends them
-        g = next(x for x in s.seats[c.me].declines if race_rule(x.race).in_decline is not None)
+        g = next(x for x in s.seats[c.me].declines if traits.conquers_in_decline(x.race))
         best = _best_conquest(c, ghoul, False, g.race, g.power)
         if best is not None:
             return best
@@ -298,7 +257,11 @@ def conquest_step(c: Ctx) -> engine.Action | None:
     if enchants:  # free: the token comes from the tray
         return max(enchants, key=lambda o: (conquest_value(c, o.region, True, h.race, h.power),
                                             -o.region)).action
-    if power_rule(h.power).before_conquests(s, c.me, h):  # a Berserk roll is due
+    if not c.last_turn and c.k.keep > 0 and t.n_conquests > 0:
+        total = h.hand + sum(s.areas[r].tokens for r in held_regions(s, h.race))
+        if h.hand <= c.k.keep * total:
+            return None  # the rest stands guard
+    if traits.berserk(h.power) and traits.rolled(t) is None:
         if any(o.action.do == "conquer" for o in act):
             return engine.Roll(player=c.name)
         return None
@@ -318,10 +281,11 @@ def conquest_step(c: Ctx) -> engine.Action | None:
 
 def _best_conquest(c: Ctx, options, active: bool, race: str, power) -> engine.Action | None:
     sure = [o for o in options if o.action.do == "conquer"]
+    lam = c.k.lam
     if sure:
         def score(o) -> tuple:
             v = conquest_value(c, o.region, active, race, power)
-            return (v - CONQ_LAMBDA * o.cost, -o.region)
+            return (v - lam * o.cost, -o.region)
         if c.level == "easy" and c.rng.random() < EASY["random_conquest"]:
             return c.rng.choice(sure).action
         best = max(sure, key=score)
@@ -329,11 +293,11 @@ def _best_conquest(c: Ctx, options, active: bool, race: str, power) -> engine.Ac
             return None
         return best.action
     tries = [o for o in options if o.action.do == "reinforce"]
-    if not tries:
+    if not tries or not c.k.die:
         return None
     if c.level == "easy" and c.rng.random() < 0.5:
         return None
-    best = max(tries, key=lambda o: (die_chance(o.short) * conquest_value(
+    best = max(tries, key=lambda o: (traits.die_chance(o.short) * conquest_value(
         c, o.region, active, race, power), -o.region))
     if conquest_value(c, best.region, active, race, power) <= 0:
         return None
@@ -344,7 +308,7 @@ def plan_chain(c: Ctx, limit: int = 12) -> int:
     """How many regions this turn's conquest chain would take (sure conquests only)."""
     s = c.s
     n = 0
-    sub = Ctx(s, c.me, c.name, c.turns_left, random.Random(0), "normal")
+    sub = Ctx(s, c.me, c.name, c.turns_left, random.Random(0), "normal", c.k)
     for _ in range(limit):
         options = [o for o in engine.legal_conquests(sub.s)
                    if not o.in_decline and o.action.do in ("conquer", "dragon", "enchant")]
@@ -368,7 +332,7 @@ def target_spread(c: Ctx, race: str, held: list[int], total: int) -> dict[int, i
     """How many tokens each region should hold: exposed regions get more."""
     s = c.s
     alloc = {r: 1 for r in held}
-    w = {r: threat(s, c.me, r, race) + 0.01 for r in held}
+    w = {r: (threat(s, c.me, r, race) + 0.01) ** c.k.spread for r in held}
     for _ in range(max(0, total - len(held))):
         r = max(held, key=lambda r: (w[r] / alloc[r], -r))
         alloc[r] += 1
@@ -382,7 +346,7 @@ def redeploy_step(c: Ctx) -> engine.Action:
     if h is None:
         return engine.End(player=c.name)
     held = held_regions(s, h.race)
-    reserve = min(race_rule(h.race).reserve, h.hand)
+    reserve = min(traits.reserve(h.race), h.hand)
     spare = h.hand - reserve
     t = s.turn
     if held:
@@ -410,7 +374,7 @@ def redeploy_step(c: Ctx) -> engine.Action:
     a = piece_step(c, h, held)
     if a is not None:
         return a
-    if (s.stage is Stage.REDEPLOY or t.expanded) and power_rule(h.power).declines_after_expanding() \
+    if (s.stage is Stage.REDEPLOY or t.expanded) and traits.stout(h.power) \
             and not c.last_turn and stout_decline(c, h, held):
         return engine.Decline(player=c.name)
     return engine.End(player=c.name)
@@ -418,8 +382,7 @@ def redeploy_step(c: Ctx) -> engine.Action:
 
 def piece_step(c: Ctx, h, held: list[int]) -> engine.Action | None:
     s = c.s
-    power = power_rule(h.power)
-    if (power.piece is None and "ally" not in power.verbs) or c.last_turn:
+    if not traits.places_pieces(h.power) or c.last_turn:
         return None
     legal = [a for a in engine.legal_actions(s) if a.do in ("place", "ally")]
     if not legal:
@@ -429,11 +392,12 @@ def piece_step(c: Ctx, h, held: list[int]) -> engine.Action | None:
             return c.rng.choice(legal)
         return None
     w = {r: threat(s, c.me, r, h.race) for r in held}
-    if power.piece == "fortress":
+    piece = traits.piece(h.power)
+    if piece == "fortress":
         places = [a for a in legal if a.do == "place"]
         if places:
             return max(places, key=lambda a: (w[a.region], -a.region))
-    if power.piece == "hero":
+    if piece == "hero":
         want = sorted(held, key=lambda r: (-w[r], r))[:2]
         have = sorted(r for r in held if "hero" in s.areas[r].pieces)
         missing = [r for r in want if r not in have]
@@ -441,7 +405,7 @@ def piece_step(c: Ctx, h, held: list[int]) -> engine.Action | None:
             for a in legal:
                 if a.do == "place" and a.region == missing[0]:
                     return a
-    if power.piece == "encampment":
+    if piece == "encampment":
         mine = sum(s.areas[r].pieces.count("encampment") for r in held)
         on_map = sum(a.pieces.count("encampment") for a in s.areas)
         if mine < 5 and on_map < 5:
@@ -450,7 +414,7 @@ def piece_step(c: Ctx, h, held: list[int]) -> engine.Action | None:
                 return max(places, key=lambda a: (
                     w[a.region] / (1 + s.areas[a.region].pieces.count("encampment")),
                     -a.region))
-    if "ally" in power.verbs:
+    if traits.diplomat(h.power):
         allies = [a for a in legal if a.do == "ally"]
         if allies:
             def danger(name: str) -> float:
@@ -472,7 +436,7 @@ def stout_decline(c: Ctx, h, held: list[int]) -> bool:
     if c.level == "easy":
         return False
     ready = sum(s.areas[r].tokens - 1 for r in held)
-    return ready <= 3 and c.turns_left >= 2
+    return ready <= 3 + c.k.decline and c.turns_left >= 2
 
 
 # ---------------------------------------------------------------- defenders

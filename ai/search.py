@@ -1,93 +1,164 @@
-"""Hard level: the normal player's best few plans, each judged by playouts.
+"""Normal, hard and expert: ways to play the turn, each judged by looking ahead.
 
-At the decisions that shape a game (which combo to pick, whether to decline this turn, the
-first conquest of a turn, a Stout decline) the hard player takes the normal player's
-candidates and plays each one out against sampled worlds: hidden information is drawn
-again per sample (stacks, other players' coins, the die), every seat then plays the
-normal policy to the end of the game, and the candidate with the best average coin margin
-wins. The same samples serve every candidate (common random numbers), so differences come
-from the choice, not the luck. The number of playouts is fixed per position (never read
-from a clock) so the choice stays deterministic; it is sized to the 1 s budget.
+At every decision of its own the player asks several versions of the heuristic (`VARIANTS`:
+the normal way, cheap land first, only good land, hold tokens back, hit the leader, pile the
+front, spread even) what they would do next. When they agree, that is the move. When they
+differ, each distinct move is tried in sampled worlds (hidden information redrawn per
+sample: the stacks, other players' coins, the die): the seat finishes its turn the way that
+variant would, the game goes on for a few rounds of fast-heuristic play, and the learned
+evaluation (`value.predict`) scores the position; the move with the best mean margin (own
+expected final coins minus the best other seat's) wins. In 4p that margin makes the
+player hit whoever is ahead and not feed him. Picks and declines are weighed the same way,
+the candidates being the best combos of the row and "decline now" against "go on". The
+same samples serve every candidate (common random numbers) and the amount of work is fixed
+per position, never read from a clock, so the choice is deterministic.
 """
 
 from __future__ import annotations
 
 import random
 import time
+from dataclasses import dataclass
 
 import engine
 from engine import GameState, Stage
 
+from . import plan, traits, value
 from .hidden import seat_view
-from .policy import Ctx, choose_action, conquest_value, make_ctx, pick_value
+from .policy import Knobs, choose_action, make_ctx, ranked_slots
 
-# Playouts per candidate scale down with the work left in the game (players x rounds).
-WORK_BUDGET = 450  # candidate-samples x players x rounds left (p95 well under 1 s)
-MIN_SAMPLES, MAX_SAMPLES = 3, 24
-SEARCH_KINDS = frozenset({"pick", "decline", "conquer", "stout"})
+VARIANTS: tuple[Knobs, ...] = (
+    Knobs(),  # the normal way
+    Knobs(lam=0.2),  # cheap land first: more regions
+    Knobs(lam=1.0),  # only land worth its price
+    Knobs(keep=0.25, spread=1.6),  # hold some back and guard the front
+    Knobs(harm=2.0, leader=1.5),  # hit the Active opponents, the leader most
+    Knobs(spread=0.4),  # stand evenly
+    Knobs(die=False, lam=0.35),  # no gamble at the end of the chain
+)
+# How the other seats may play in the look-ahead: one of these per seat and sample, so
+# that a plan is judged against hard hitters and land grabbers too, not one fixed policy.
+OPPONENTS: tuple[Knobs, ...] = (
+    Knobs(),
+    Knobs(harm=2.2, leader=2.0),
+    Knobs(lam=0.2, spread=0.5),
+    Knobs(keep=0.2, spread=1.6, decline=-1.0),
+)
 
 
-def choose_hard(view: GameState, me: int, seed: int, rng: random.Random,
-                deadline: float | None = None) -> engine.Action:
-    ctx = make_ctx(view, "normal", rng)
-    base = choose_action(ctx)
-    cands = candidates(ctx, base)
-    if len(cands) < 2:
-        return base
-    rounds_left = view.board.rounds - view.round + 1
-    work = len(view.players) * rounds_left * len(cands)
-    n = max(MIN_SAMPLES, min(MAX_SAMPLES, WORK_BUDGET // max(1, work)))
+@dataclass(frozen=True)
+class Depth:
+    """How hard a level looks: samples per candidate and rounds played after the turn, at
+    a turn's first decision (and picks) and at later decisions of the turn."""
+
+    variants: int
+    first_samples: int
+    first_rounds: int
+    later_samples: int
+    later_rounds: int
+    picks: int  # row combos weighed at a pick
+    leader: int = 1  # 1: margin against the best other seat; 0: against their mean
+    declines: int = 1  # weigh "decline now" against going on (else: the heuristic's rule)
+
+
+DEPTH: dict[str, Depth] = {
+    "normal": Depth(variants=7, first_samples=2, first_rounds=1, later_samples=0,
+                    later_rounds=0, picks=4, leader=0, declines=0),
+    "hard": Depth(variants=7, first_samples=6, first_rounds=1, later_samples=2,
+                  later_rounds=0, picks=4),
+    "expert": Depth(variants=7, first_samples=24, first_rounds=2, later_samples=8,
+                    later_rounds=1, picks=6),
+}
+
+
+def decide(view: GameState, me: int, level: str, seed: int, rng: random.Random,
+           deadline: float | None = None) -> engine.Action:
+    """The action of `level` ("normal", "hard" or "expert") for seat `me` on its view."""
+    depth = DEPTH[level]
+    cands = candidates(view, me, depth, rng)
+    if len(cands) == 1:
+        return cands[0][0]
+    first = _turn_start(view)
+    samples = depth.first_samples if first else depth.later_samples
+    rounds = depth.first_rounds if first else depth.later_rounds
+    if samples == 0:  # this level does not weigh such decisions: the normal way
+        return cands[0][0]
+    totals = judge(view, me, cands, samples, rounds, seed, deadline, depth.leader)
+    best = max(range(len(cands)), key=lambda i: (totals[i], -i))
+    return cands[best][0]
+
+
+def _turn_start(s: GameState) -> bool:
+    t = s.turn
+    return s.stage is Stage.PICK or (s.stage is Stage.CONQUEST and not t.expanded
+                                     and t.n_conquests == 0 and traits.rolled(t) is None)
+
+
+def candidates(s: GameState, me: int, depth: Depth,
+               rng: random.Random) -> list[tuple[engine.Action, Knobs]]:
+    """Distinct next moves worth weighing, each with the knobs that finish the turn."""
+    name = s.players[me]
+    out: list[tuple[engine.Action, Knobs]] = []
+
+    def add(a: engine.Action | None, k: Knobs) -> None:
+        if a is not None and all(a != b for b, _ in out) and _legal(s, a):
+            out.append((a, k))
+
+    if s.stage is Stage.SURVIVORS:
+        add(choose_action(make_ctx(s, "normal", rng)), Knobs())
+        return out
+    if s.stage is Stage.PICK:
+        c = make_ctx(s, "normal", rng)
+        for slot in ranked_slots(c)[:depth.picks]:
+            add(engine.Pick(player=name, slot=slot), Knobs())
+        if not out:
+            add(engine.End(player=name), Knobs())
+        return out
+    for k in VARIANTS[:depth.variants]:
+        add(choose_action(make_ctx(s, "fast", rng, k)), k)
+    h = s.seats[me].active
+    t = s.turn
+    c = make_ctx(s, "normal", rng)
+    if h is not None and not c.last_turn and depth.first_rounds > 0 and depth.declines:
+        if s.stage is Stage.CONQUEST and not t.expanded and not t.picked:
+            add(engine.Decline(player=name), Knobs())
+        if traits.stout(h.power) and any(a.do == "end" for a, _ in out):
+            add(engine.Decline(player=name), Knobs())
+    return out
+
+
+def judge(view: GameState, me: int, cands: list[tuple[engine.Action, Knobs]], samples: int,
+          rounds: int, seed: int, deadline: float | None = None,
+          leader: int = 1) -> list[float]:
+    """Summed margins of each candidate over `samples` sampled worlds."""
     totals = [0.0] * len(cands)
-    for k in range(n):
+    for k in range(samples):
         world = seat_view(view, me, seed, sample=k + 1)
-        for i, a in enumerate(cands):
-            totals[i] += playout(world, a, me, seed * 1009 + k)
+        pick = random.Random(seed * 104_729 + k)
+        others = {i: OPPONENTS[pick.randrange(len(OPPONENTS))]
+                  for i in range(len(view.players)) if i != me}
+        for i, (a, knobs) in enumerate(cands):
+            rng = random.Random(seed * 7_919 + k)
+            totals[i] += outcome(world, me, a, knobs, rounds, rng, others, leader)
         if deadline is not None and time.perf_counter() > deadline:
             break
-    best = max(range(len(cands)), key=lambda i: (totals[i], -i))
-    return cands[best]
+    return totals
 
 
-def candidates(c: Ctx, base: engine.Action) -> list[engine.Action]:
-    """The normal player's choice first, then the alternatives worth a playout."""
-    s = c.s
-    out = [base]
-    if s.stage is Stage.PICK and "pick" in SEARCH_KINDS:
-        coins = s.seats[c.me].coins
-        slots = sorted((i for i in range(len(s.row)) if i <= coins),
-                       key=lambda i: (-pick_value(c, i), i))
-        out += [engine.Pick(player=c.name, slot=i) for i in slots[:3]]
-    elif s.stage is Stage.CONQUEST:
-        t = s.turn
-        h = s.seats[c.me].active
-        if h is None:
-            return out
-        if not t.expanded and not t.picked and not c.last_turn:
-            if "decline" in SEARCH_KINDS:
-                out += [engine.Decline(player=c.name), _continue(c)]
-        elif (t.n_conquests == 0 and not t.ended and base.do == "conquer"
-              and "conquer" in SEARCH_KINDS):
-            sure = [o for o in engine.legal_conquests(s)
-                    if o.action.do == "conquer" and not o.in_decline]
-            sure.sort(key=lambda o: (-conquest_value(c, o.region, True, h.race, h.power)
-                                     / o.cost, o.region))
-            out += [o.action for o in sure[:3]]
-    elif s.stage is Stage.REDEPLOY and base.do in ("end", "decline") and "stout" in SEARCH_KINDS:
-        h = s.seats[c.me].active
-        if h is not None and engine.power_rule(h.power).declines_after_expanding() and not c.last_turn:
-            out += [engine.End(player=c.name), engine.Decline(player=c.name)]
-    uniq: list[engine.Action] = []
-    for a in out:
-        if a is not None and a not in uniq and _legal(s, a):
-            uniq.append(a)
-    return uniq
-
-
-def _continue(c: Ctx) -> engine.Action | None:
-    """The normal player's move if it had decided not to decline."""
-    from .policy import conquest_step, redeploy_step
-    a = conquest_step(c)
-    return a if a is not None else redeploy_step(c)
+def outcome(world: GameState, me: int, first: engine.Action, knobs: Knobs, rounds: int,
+            rng: random.Random, others: dict[int, Knobs] | None = None,
+            leader: int = 1) -> float:
+    """Play `first`, finish the turn with `knobs`, look `rounds` rounds further; the
+    expected margin of seat `me` there."""
+    s = plan.step(world, first)
+    s = plan.finish_turn(s, me, knobs, rng)
+    s = plan.to_turn_start(s, rng)
+    if rounds and not s.finished:  # whole rounds: the look ends right after an own turn
+        s = plan.play_turns(s, rounds * len(s.players), rng, others)
+    v = value.predict(s)
+    if leader:
+        return plan.margin(v, me)
+    return v[me] - (sum(v) - v[me]) / (len(v) - 1)
 
 
 def _legal(s: GameState, a: engine.Action) -> bool:
@@ -96,23 +167,3 @@ def _legal(s: GameState, a: engine.Action) -> bool:
         return True
     except engine.RulesViolation:
         return False
-
-
-def playout(world: GameState, first: engine.Action, me: int, seed: int) -> float:
-    """Coin margin of seat `me` at the end of a game where every seat plays normal."""
-    s = engine.apply(world, first).state
-    rng = random.Random(seed)
-    n = 0
-    while not s.finished:
-        a = choose_action(make_ctx(s, "fast", rng))
-        try:
-            s = engine.apply(s, a).state
-        except engine.RulesViolation:
-            s = engine.apply(s, engine.legal_actions(s)[0]).state
-        n += 1
-        if n > 4000:
-            break
-    coins = [seat.coins for seat in s.seats]
-    mine = coins[me]
-    best_other = max(c for i, c in enumerate(coins) if i != me)
-    return mine - best_other

@@ -26,6 +26,7 @@ from bot.archive.stories import Stories
 from bot.chat.announce import Announcer
 from bot.chat.dms import Dms
 from bot.chat.flow import Flow
+from bot.chat.league_posts import LeaguePosts
 from bot.clock import Dispatch, Scheduler
 from bot.game import ai_worker
 from bot.game.autoplay import AutoPlayer
@@ -33,6 +34,7 @@ from bot.game.results import Outcome
 from bot.game.service import GameService
 from bot.language import Languages, of_game
 from bot.league import LeagueService
+from bot.league.clock import LeagueClock
 from bot.settings import Settings
 from bot.store import GameRow, Store, open_store
 from bot.translator import CatalogTranslator
@@ -41,7 +43,7 @@ from bot.ui import is_moderator, report_error
 log = logging.getLogger(__name__)
 
 EXTENSIONS: tuple[str, ...] = ("bot.cogs.game", "bot.cogs.mod", "bot.cogs.language",
-                              "bot.cogs.admin", "bot.cogs.league")
+                              "bot.cogs.admin", "bot.cogs.league", "bot.cogs.league_mod")
 # discord.py runs each slash command and each component click in a task named like this
 HANDLER_TASKS = ("CommandTree-invoker", "discord-ui-view-dispatch-", "discord-ui-dynamic-item-",
                  "discord-ui-modal-dispatch-")
@@ -90,6 +92,8 @@ class SmallWorldBot(commands.Bot):
     components: Flow
     deadline_kinds: Dispatch
     autoplayer: AutoPlayer
+    league_posts: LeaguePosts
+    league_clock: LeagueClock
     scheduler: Scheduler
 
     def __init__(self, settings: Settings, **options: Any) -> None:
@@ -183,7 +187,7 @@ class SmallWorldBot(commands.Bot):
         self.service = GameService(self.store, clock=self.settings.clock_rules())
         self.languages = Languages(self.store)
         self.service.dm_language = self._dm_language  # coin DMs in each reader's language
-        self.leagues = LeagueService(self.store)
+        self.leagues = LeagueService(self.store, self.service)
         self.dms = Dms(self, self.store, self.languages)
         self.stories = Stories(self.store)
         self.results = Results(self.store, self.stories)
@@ -194,6 +198,9 @@ class SmallWorldBot(commands.Bot):
         self.deadline_kinds = Dispatch(self.store)
         self.autoplayer = AutoPlayer(self.service, self._post, self.dms.remind)
         self.autoplayer.register(self.deadline_kinds)
+        self.league_posts = LeaguePosts(self, self.leagues, self.announcer, self.languages)
+        self.league_clock = LeagueClock(self.leagues, self.league_posts)
+        self.league_clock.register(self.deadline_kinds)
         for ext in EXTENSIONS:
             await self.load_extension(ext)
         await self.tree.set_translator(CatalogTranslator())
@@ -213,19 +220,22 @@ class SmallWorldBot(commands.Bot):
         await self.announcer.announce(outcome)
 
     async def _start_clock(self) -> None:
-        """AI seats and turn limits: one scheduler for every game's deadlines, started once
-        the bot is connected; deadlines that passed while it was down fire right away."""
+        """AI seats, turn limits, league round windows and weekly summaries: one scheduler
+        for every deadline, started once the bot is connected; deadlines that passed while
+        it was down fire right away."""
         await self.wait_until_ready()
         shards = self.settings.shards()
         self.scheduler = Scheduler(self.store, self.deadline_kinds, shards=shards)
         self.service.deadlines_changed = self.scheduler.wake
         self._backfill = asyncio.create_task(self._record_old_results(), name="old-results")
+        self.leagues.timers.changed = self.scheduler.wake
         owed = await self.announcer.recover(shards)
         if owed:
             log.info("posted what %d game(s) were owed from before the restart", owed)
         n = await self.service.sync_all(shards=shards)
+        timed = await self.leagues.timers.arm_all(shards)
         self.scheduler.start()
-        log.info("clock started (%d active games)", n)
+        log.info("clock started (%d active games, %d leagues with timers)", n, timed)
 
     async def _record_old_results(self) -> None:
         """Finished games from before results were kept get theirs (members' stats)."""

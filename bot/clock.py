@@ -5,16 +5,23 @@ A limit is written like `off`, `90s`, `10m`, `12h`, `2d` or `1h30m` (`Duration`,
 type: bad input is refused at the edge with a sentence that shows the format). A game's clock
 (`ClockConfig`) lives in its options, chosen in the lobby or taken from the server default.
 
-Deadlines live in the database (bot/store.py `deadlines` table), one row per game and kind:
+Deadlines live in the database (bot/store/deadlines.py), one row per game and kind in the
+`deadlines` table:
 
 - `turn`: the current player's turn limit; on timeout the AI (normal) plays the turn;
 - `half`, `near`: reminders at half time and when a tenth of the limit is left;
 - `survivors`: a defender's short limit for placing survivors, then the AI places them;
-- `ai`: an AI-controlled seat must act (AI turns are paced through the same scheduler).
+- `ai`: an AI-controlled seat must act (AI turns are paced through the same scheduler);
 
-`Scheduler` is a single task for all games: it sleeps until the earliest unfired deadline,
-is woken when deadlines change, claims the due rows atomically (so each fires once, also
-with several bot processes on one database) and hands each to the bot's handler.
+and one row per league and kind in the `league_timers` table (`LeagueTimer`):
+
+- `round`: a round's start window closes, so the round begins;
+- `summary`: the league's weekly standings are due in its summary channel.
+
+`Scheduler` is a single task for all of them: it sleeps until the earliest unfired row, is
+woken when rows change, claims the due rows atomically (so each fires once, also with
+several bot processes on one database) and hands each to `Dispatch`, which calls the
+handler the row's owner registered for its kind (bot.game.autoplay, bot.league.clock).
 """
 
 from __future__ import annotations
@@ -26,6 +33,7 @@ import re
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, TypeAdapter, ValidationError
@@ -180,6 +188,33 @@ class Deadline:
     due_at: float  # unix time
     claimed_at: float | None = None
 
+    @property
+    def subject(self) -> str:
+        """Whose deadline it is, for logs and task names."""
+        return f"game {self.game_id}"
+
+
+LEAGUE_KINDS = ("round", "summary")
+
+
+@dataclass(frozen=True, slots=True)
+class LeagueTimer:
+    """One league timer row: `key` names what it was armed for (the round whose window
+    closes, the summary it follows); a new key re-arms it."""
+
+    league_id: int
+    kind: str
+    key: str
+    due_at: float  # unix time
+    claimed_at: float | None = None
+
+    @property
+    def subject(self) -> str:
+        return f"league {self.league_id}"
+
+
+Due = Deadline | LeagueTimer  # what the scheduler claims and the dispatch hands out
+
 
 def turn_rows(game_id: int, seat: str, key: str, clock: ClockConfig, now: float) -> list[Deadline]:
     """The turn limit of a human seat and its reminders, from `now`."""
@@ -194,34 +229,49 @@ def turn_rows(game_id: int, seat: str, key: str, clock: ClockConfig, now: float)
 # -- the scheduler --------------------------------------------------------------------------
 
 Handler = Callable[[Deadline], Awaitable[None]]
+LeagueHandler = Callable[[LeagueTimer], Awaitable[None]]
 
 
 class Dispatch:
     """Deadline kinds -> the handler their owner registered (the game's AI and turn limits,
-    the league's round windows...). A deadline whose handler returned is finished; one whose
-    handler failed is tried again RETRY_AFTER seconds later, and one cut short by a stop is
-    given back as it was (due at once on the next start)."""
+    the league's round windows and summaries). A deadline whose handler returned is
+    finished; one whose handler failed is tried again RETRY_AFTER seconds later, and one cut
+    short by a stop is given back as it was (due at once on the next start)."""
 
     RETRY_AFTER = 30.0
 
     def __init__(self, store: Any) -> None:
         self.store = store
         self._handlers: dict[str, Handler] = {}
+        self._league_handlers: dict[str, LeagueHandler] = {}
 
     def on(self, kind: str, handler: Handler) -> None:
+        """A game deadline kind (KINDS) and its handler."""
         if kind in self._handlers:
             raise ValueError(f"deadline kind {kind!r} has a handler already")
         self._handlers[kind] = handler
 
-    async def __call__(self, row: Deadline) -> None:
-        handler = self._handlers.get(row.kind)
+    def on_league(self, kind: str, handler: LeagueHandler) -> None:
+        """A league timer kind (LEAGUE_KINDS) and its handler."""
+        if kind in self._league_handlers:
+            raise ValueError(f"league timer kind {kind!r} has a handler already")
+        self._league_handlers[kind] = handler
+
+    def _handler(self, row: Due) -> Callable[[], Awaitable[None]] | None:
+        if isinstance(row, LeagueTimer):
+            league = self._league_handlers.get(row.kind)
+            return None if league is None else partial(league, row)
+        game = self._handlers.get(row.kind)
+        return None if game is None else partial(game, row)
+
+    async def __call__(self, row: Due) -> None:
+        handler = self._handler(row)
         if handler is None:
-            log.warning("no handler for deadline kind %r (game %s): dropped", row.kind,
-                        row.game_id)
+            log.warning("no handler for deadline kind %r (%s): dropped", row.kind, row.subject)
             await self.store.finish_deadline(row)
             return
         try:
-            await handler(row)
+            await handler()
         except asyncio.CancelledError:  # the bot is stopping: the next start takes it again
             with contextlib.suppress(Exception):
                 await self.store.retry_deadline(row, row.due_at)
@@ -234,14 +284,15 @@ class Dispatch:
 
 
 class Scheduler:
-    """One task for every game's deadlines: sleep until the earliest, claim, fire, repeat."""
+    """One task for every deadline (games' and leagues'): sleep until the earliest, claim,
+    fire, repeat."""
 
     STALE = 300.0  # a claim older than this (its handler died with its process) is retaken
 
-    def __init__(self, store: Any, fire: Callable[[Deadline], Awaitable[None]], *,
+    def __init__(self, store: Any, fire: Callable[[Due], Awaitable[None]], *,
                  clock: Callable[[], float] = time.time, shards: Any = None) -> None:
         self.store = store
-        self.shards = shards  # bot.store.Shards: claim only the games of this process's guilds
+        self.shards = shards  # bot.store.Shards: claim only what this process's guilds own
         self.fire = fire
         self.now = clock
         self._wake = asyncio.Event()
@@ -298,15 +349,15 @@ class Scheduler:
                     await self._wake.wait()
             return
         for row in await self.store.claim_due(self.now(), self.STALE, shards=self.shards):
-            task = asyncio.create_task(self._fire(row), name=f"sw-deadline-{row.game_id}")
+            task = asyncio.create_task(self._fire(row), name=f"sw-deadline-{row.subject}")
             self._running.add(task)
             task.add_done_callback(self._running.discard)
 
-    async def _fire(self, row: Deadline) -> None:
+    async def _fire(self, row: Due) -> None:
         try:
             await self.fire(row)
             self.fired += 1
         except asyncio.CancelledError:
             raise
         except Exception:  # noqa: BLE001 - one game's failure must not stop the others
-            log.exception("deadline %s of game %s failed", row.kind, row.game_id)
+            log.exception("deadline %s of %s failed", row.kind, row.subject)

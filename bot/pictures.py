@@ -31,6 +31,7 @@ import os
 import signal
 import time
 from collections import Counter, OrderedDict
+from collections.abc import Mapping
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
@@ -376,7 +377,7 @@ def _in(key: str | None, lang: str) -> str | None:
 
 async def map_png(state: Any, highlight: tuple[int, ...] = (), *,
                   ahead: bool = False, lang: str = "en",
-                  observation: dict[str, Any] | None = None) -> bytes | None:
+                  observation: Mapping[str, Any] | None = None) -> bytes | None:
     """The public map of `state` (no coins), `highlight`ed regions outlined; `observation`:
     its public observation, when the caller has it already."""
     import engine
@@ -397,7 +398,7 @@ async def map_png(state: Any, highlight: tuple[int, ...] = (), *,
 
 async def map_file(state: Any, highlight: tuple[int, ...] = (), *,
                    description: str | None = None, lang: str = "en",
-                   observation: dict[str, Any] | None = None) -> discord.File | None:
+                   observation: Mapping[str, Any] | None = None) -> discord.File | None:
     return _file(await map_png(state, tuple(highlight), lang=lang, observation=observation),
                  "map.png", description)
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import i18n
 from engine.errors import MESSAGES
-from engine.events import Conquered, parse_event
+from engine.events import Conquered, GameOver, Lifted, parse_event
 
 log = logging.getLogger(__name__)
 
@@ -55,13 +55,13 @@ def event_line(ev: dict[str, Any], lang: str = "en", *, quiet: bool = False) -> 
     match kind:
         case "rolled":
             d["why"] = d.pop("for")
-        case "lifted":
+        case "lifted" if isinstance(typed, Lifted):
             d["regions"] = i18n.t("list.sep", lang).join(str(r) for r in typed.regions)
         case "allied":
             d["target"] = bold(d["target"])
         case "must_place" if ev.get("tokens") is None:
             return i18n.t("event.must_place_camps", lang, **d)
-        case "game_over":
+        case "game_over" if isinstance(typed, GameOver):
             d["n"] = len(typed.winners)
             d["winners"] = i18n.t("list.sep", lang).join(bold(w) for w in typed.winners)
     return i18n.t(f"event.{kind}", lang, **d)

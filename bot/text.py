@@ -7,13 +7,14 @@ and never mention a coin total or a turn's income.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import i18n
 from bot import sentences
 from bot.clock import clock_of
 from bot.language import of_game
+from engine import public_events as engine_public
 from engine.events import EVENT_KINDS
 
 PRIVATE_WORDS = ("coin", "income", "score")
@@ -136,6 +137,12 @@ def describe_event(ev: dict[str, Any], lang: str = "en") -> str | None:
     return f"{str(t).replace('_', ' ').capitalize()}{': ' + fields if fields else ''}."
 
 
+def public_events(events: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The events everyone may read (engine.public_events: private kinds keep only their type
+    and player), as the dicts the bot stores."""
+    return [e if isinstance(e, dict) else e.as_dict() for e in engine_public(events)]
+
+
 def describe_events(events: Iterable[dict[str, Any]], lang: str = "en") -> list[str]:
     """Public summary lines for already public events."""
     out = []
@@ -199,7 +206,7 @@ def legal_summary(legal: Sequence[dict[str, Any]], lang: str = "en") -> str:
     ) or i18n.t("verb.nothing", lang)
 
 
-def status_lines(game: Any, obs: dict[str, Any], legal: Sequence[dict[str, Any]],
+def status_lines(game: Any, obs: Mapping[str, Any], legal: Sequence[dict[str, Any]],
                  lang: str | None = None) -> list[str]:
     """Public status: round, whose turn and stage, every player's races, what is legal."""
     lang = lang or of_game(game)
@@ -340,7 +347,7 @@ def menu_more(shown: int, total: int, command: str, lang: str = "en") -> str:
     return i18n.t("svc.menu_more", lang, shown=shown, total=total, command=command)
 
 
-def map_alt(obs: dict[str, Any], lang: str = "en") -> str:
+def map_alt(obs: Mapping[str, Any], lang: str = "en") -> str:
     """Alt text of a map: round, whose turn, who holds how many regions. Never coins."""
     regions = obs.get("regions") or {}
     held: dict[str, int] = {}
@@ -365,7 +372,7 @@ def map_alt(obs: dict[str, Any], lang: str = "en") -> str:
     return clip(". ".join(parts) + ".", ALT_LIMIT)
 
 
-def row_alt(obs: dict[str, Any], lang: str = "en") -> str:
+def row_alt(obs: Mapping[str, Any], lang: str = "en") -> str:
     """Alt text of the combo row: each slot numbered 1-6 as on the picture."""
     items = [i18n.t("svc.alt.combo", lang, slot=i + 1, cost=i,
                     combo=i18n.t("combo", lang, race=c.get("race"), power=c.get("power")),
@@ -374,7 +381,7 @@ def row_alt(obs: dict[str, Any], lang: str = "en") -> str:
     return clip(i18n.t("svc.alt.row", lang, items="; ".join(items)), ALT_LIMIT)
 
 
-def final_alt(obs: dict[str, Any], lang: str = "en") -> str:
+def final_alt(obs: Mapping[str, Any], lang: str = "en") -> str:
     """Alt text of the final reveal (coins are public once the game is over)."""
     items = [i18n.t("svc.alt.rank", lang, rank=r.get("rank"), player=r.get("player"),
                     coins=r.get("total") or 0)
@@ -382,7 +389,7 @@ def final_alt(obs: dict[str, Any], lang: str = "en") -> str:
     return clip(i18n.t("svc.alt.final", lang, items="; ".join(items)), ALT_LIMIT)
 
 
-def board_lines(obs: dict[str, Any], terrains: Sequence[str], lang: str = "en") -> list[str]:
+def board_lines(obs: Mapping[str, Any], terrains: Sequence[str], lang: str = "en") -> list[str]:
     """The map as text: every region by holder (the same public view as the picture)."""
     regions = obs.get("regions") or {}
     sep = i18n.t("list.sep", lang)

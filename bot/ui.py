@@ -26,6 +26,15 @@ class NotModerator(app_commands.CheckFailure):
     """The member lacks Manage Server and the moderator role."""
 
 
+class Refused(app_commands.CheckFailure):
+    """A check's refusal worded by the service (discord.py lets a check raise only a
+    CheckFailure): answered with the ServiceError's sentence, as if the command had raised it."""
+
+    def __init__(self, error: ServiceError) -> None:
+        super().__init__(error.message)
+        self.original = error
+
+
 async def send(
     interaction: discord.Interaction,
     content: str | None = None,
@@ -48,7 +57,7 @@ async def send(
 
 
 def _unwrap(error: BaseException) -> BaseException:
-    while isinstance(error, app_commands.CommandInvokeError):
+    while isinstance(error, app_commands.CommandInvokeError | Refused):
         inner = error.__cause__ or getattr(error, "original", None)
         if inner is None:
             break

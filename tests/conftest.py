@@ -21,6 +21,40 @@ REQUIRE_POSTGRES = os.environ.get("REQUIRE_POSTGRES", "") not in ("", "0")
 _databases = itertools.count(1)
 
 
+# `python -m pytest -m "not slow"` is the inner loop: it leaves out whole games through the
+# fake Discord (e2e), the proofs (kills, fuzz, processes), bot subprocesses and worker
+# processes, random-game sweeps, the wheel build, the benches' smoke runs, and the PostgreSQL
+# half of the store and service tests (their SQLite half stays). CI runs everything.
+SLOW_FOLDERS = frozenset({"e2e", "proof"})
+SLOW_FILES = frozenset({
+    "test_invariants.py", "test_legal_exact.py", "test_packaging.py", "test_checkout.py",
+    "test_bench_store.py", "test_bench_replay.py", "test_cli_errors.py", "test_demo.py",
+    "test_lifecycle.py", "test_startup.py", "test_settings_main.py", "test_picture_workers.py",
+    "test_cancelled_writes.py", "test_dbtools.py", "test_prompts.py", "test_geometry.py",
+})
+# single tests of several seconds each (whole games, every board, the hard AI's sweeps)
+SLOW_TESTS = frozenset({
+    "test_a_defender_who_does_not_place_survivors_gets_the_ai",
+    "test_what_another_service_wrote_is_seen",
+    "test_choice_ignores_hidden_information_and_is_deterministic",
+    "test_every_choice_is_legal_and_games_end",
+    "test_cli_draws_a_small_inline_map",
+    "test_survivors_with_one_way_to_go_are_placed_by_the_bot",
+    "test_clock_lines_speak_the_games_language_and_dms_the_readers",
+    "test_a_whole_ai_game_through_the_scheduler",
+    "test_an_ai_move_that_ends_the_game_carries_the_finish_lines",
+    "test_a_finished_game_records_its_seats",
+})
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        path = item.path
+        if (SLOW_FOLDERS & set(path.parts) or path.name in SLOW_FILES
+                or item.name.split("[")[0] in SLOW_TESTS or "[postgresql" in item.nodeid):
+            item.add_marker(pytest.mark.slow)
+
+
 def pytest_report_header(config: pytest.Config) -> str:
     problem = available()
     if problem is None:

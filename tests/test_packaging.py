@@ -108,6 +108,8 @@ def test_wheel_ships_the_data(wheel: Path) -> None:
     assert shipped - names == set()
     assert "render/__main__.py" in names and "smallworld_data/__init__.py" in names
     assert any(n.startswith("bot/migrations/") and n.endswith(".sql") for n in names)
+    assert "ai/weights/value.json" in names  # the AI's learned evaluation
+    assert any(n.startswith("i18n/catalogs/hint/") for n in names)
 
 
 def test_installed_wheel_draws_a_map_outside_the_checkout(wheel: Path, tmp_path: Path) -> None:

@@ -10,7 +10,9 @@ and choice at its longest translation: /sw alone came to 3990. So:
 - `/sw-table`: the table (leave, AI players, ...);
 - `/sw-game`: reading the game (its log, the board, ...);
 - `/sw-me`: herself (turn DMs, ...);
-- `/sw-mod` (bot/cogs/mod.py): moderators, hidden by default permissions.
+- `/sw-mod` (bot/cogs/mod.py): moderators, hidden by default permissions;
+- `/league` and `/league-mod` (bot/cogs/league.py, league_mod.py): leagues, whose
+  organisers' checks (`organiser_only`) sit here beside the moderators'.
 """
 
 from __future__ import annotations
@@ -30,7 +32,8 @@ from bot.chat.flow import Flow
 from bot.clock import ClockConfig, DurationError, duration
 from bot.errors import ServiceError
 from bot.game.service import GameService
-from bot.ui import NotModerator
+from bot.league import LeagueError, NotOrganiser
+from bot.ui import NotModerator, Refused
 
 Choice = app_commands.Choice
 T = TypeVar("T")
@@ -98,6 +101,57 @@ def moderator_only() -> Callable[[T], T]:
     """Manage Server or the moderator role (MOD_ROLE_ID), checked on every use: Discord's
     default permissions only hide a command, and a server may show it to anyone."""
     return app_commands.check(_is_moderator)
+
+
+async def require_organiser(interaction: discord.Interaction, doing: str) -> None:
+    """Manage Server, the moderator role, or the organiser role of the league the command
+    names (its `league` option; else the server's only league); else refused with what the
+    member tried (`doing`, a choice of league.only_organisers) and who may."""
+    bot = bot_of(interaction)
+    if bot.is_mod(interaction):
+        return
+    league = await bot.leagues.league(guild_of(interaction),
+                                      getattr(interaction.namespace, "league", None))
+    roles = [r.id for r in getattr(interaction.user, "roles", [])]
+    if await bot.leagues.is_organiser(league, roles):
+        return
+    org = (await bot.leagues.settings(league)).organiser_role_id
+    raise NotOrganiser.said("league.only_organisers", doing=doing,
+                            role=bot.settings.mod_role_id or 0, league=league.name, org=org or 0)
+
+
+def organiser_only(doing: str) -> Callable[[T], T]:
+    """A league organiser's command (require_organiser), checked on every use like
+    moderator_only: /league-mod is only hidden by default permissions."""
+
+    async def check(interaction: discord.Interaction) -> bool:
+        try:
+            await require_organiser(interaction, doing)
+        except ServiceError as exc:  # a check may raise only a CheckFailure
+            raise Refused(exc) from exc
+        return True
+
+    return app_commands.check(check)
+
+
+def league_moderator_only(doing: str) -> Callable[[T], T]:
+    """Manage Server or the moderator role, refused in the league's words (`doing`, a choice
+    of league.only_mods)."""
+
+    def check(interaction: discord.Interaction) -> bool:
+        if not bot_of(interaction).is_mod(interaction):
+            raise Refused(LeagueError.said("league.only_mods", doing=doing,
+                                           role=bot_of(interaction).settings.mod_role_id or 0))
+        return True
+
+    return app_commands.check(check)
+
+
+def guild_of(interaction: discord.Interaction) -> int:
+    """The server a command came from (a server-only command: refused in a DM)."""
+    if interaction.guild_id is None:
+        raise app_commands.NoPrivateMessage()
+    return interaction.guild_id
 
 
 def channel_of(interaction: discord.Interaction) -> int:

@@ -22,7 +22,7 @@ import logging
 import random
 import time
 from collections import defaultdict
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from typing import Any, Literal
 
 import engine
@@ -158,7 +158,7 @@ class GameCore:
         return Loaded(game, await self._state_of(game))
 
     def targets_at(self, game: GameRow, state: Any, legal: Sequence[dict[str, Any]],
-                   obs: dict[str, Any]) -> tuple[Any, ...]:
+                   obs: Mapping[str, Any]) -> tuple[Any, ...]:
         """The conquest targets of the position the game row names (kept per log: the
         autocomplete of /sw conquer asks on every keystroke)."""
         key = (game.id, *mark(game))
@@ -173,7 +173,7 @@ class GameCore:
         return self._targets.get((game.id, *mark(game)))
 
     async def panel_of(self, game: GameRow, state: Any,
-                       obs: dict[str, Any] | None = None) -> Panel:
+                       obs: Mapping[str, Any] | None = None) -> Panel:
         """What the actor can do in `state`, labelled for menus and buttons."""
         obs = engine.observe(state, None) if obs is None else obs
         legal = [] if state.finished else [dump(a) for a in engine.legal_actions(state)]

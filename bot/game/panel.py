@@ -7,7 +7,7 @@ the reader's language.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -119,7 +119,7 @@ def finished_panel(game: GameRow, version: int, round_: int) -> Panel:
                  False, False, False, round=round_)
 
 
-def build_panel(game: GameRow, version: int, state: engine.GameState, obs: dict[str, Any],
+def build_panel(game: GameRow, version: int, state: engine.GameState, obs: Mapping[str, Any],
                 legal: Sequence[Act], targets: tuple[Target, ...], n_undo: int) -> Panel:
     """The panel of `state`, whose public observation is `obs` and legal actions `legal`."""
     if state.finished:
@@ -152,7 +152,7 @@ def build_panel(game: GameRow, version: int, state: engine.GameState, obs: dict[
     )
 
 
-def next_after(game: GameRow, obs: dict[str, Any]) -> int | None:
+def next_after(game: GameRow, obs: Mapping[str, Any]) -> int | None:
     """Who plays after the current player (survivors are placed in between)."""
     names = list(obs.get("players") or {})
     current = obs.get("current")
@@ -162,14 +162,14 @@ def next_after(game: GameRow, obs: dict[str, Any]) -> int | None:
     return user_of(game, names[(names.index(current) + 1) % len(names)])
 
 
-def active_combo(obs: dict[str, Any], name: str | None) -> tuple[str, str] | None:
+def active_combo(obs: Mapping[str, Any], name: str | None) -> tuple[str, str] | None:
     act = ((obs.get("players") or {}).get(name) or {}).get("active") or {}
     if not act.get("race"):
         return None
     return str(act["race"]), str(act.get("power") or "")
 
 
-def combos(obs: dict[str, Any], legal: Sequence[Act]) -> list[ComboChoice]:
+def combos(obs: Mapping[str, Any], legal: Sequence[Act]) -> list[ComboChoice]:
     """The visible combo row; `can_pick` for the slots `legal` offers."""
     pickable = {a["slot"] for a in legal if a["do"] == "pick"}
     races, powers = engine_data.races(), engine_data.powers()
@@ -187,7 +187,7 @@ def combos(obs: dict[str, Any], legal: Sequence[Act]) -> list[ComboChoice]:
 
 
 def targets(state: engine.GameState, legal: Sequence[Act],
-            obs: dict[str, Any]) -> tuple[Target, ...]:
+            obs: Mapping[str, Any]) -> tuple[Target, ...]:
     """The regions the actor may attack now, cheapest conquests first."""
     regions = obs.get("regions", {})
     board = state.board

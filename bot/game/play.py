@@ -50,7 +50,7 @@ def asks_first(state: engine.GameState, seat: str, verb: str) -> Ask | None:
     if verb not in verbs:
         return None  # refused anyway: the engine says why
     obs = engine.observe(state, None)
-    hand = int((obs.get("players", {}).get(seat) or {}).get("hand") or 0)
+    hand = int(obs["players"][seat].get("hand") or 0)
     if verb == "end" and (hand == 0 or "pick" in verbs):
         return None
     return Ask(0, 0, verb, hand, active_combo(obs, seat))

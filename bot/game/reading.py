@@ -4,6 +4,7 @@ takes the channel's lock or writes (bot.game.core.GameCore.peek)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import engine
@@ -102,8 +103,8 @@ class Reading(SeatClock, GameCore):
             seat = game.seat_of(user_id)
             assert seat is not None
             obs = engine.observe(loaded.state, seat.name)
-            me = obs.get("players", {}).get(seat.name, {})
-            out.append(ScoreLine(game, seat.name, me.get("coins"), obs.get("round"),
+            me = obs["players"][seat.name]
+            out.append(ScoreLine(game, seat.name, me.get("coins"), obs["round"],
                                  loaded.state.actor == seat.name))
         return out
 
@@ -150,7 +151,7 @@ class Reading(SeatClock, GameCore):
                                       locked=False)
         lang = lang or of_game(game)
         lines = [text.log_line(row.seq, row.action,
-                               text.describe_events(engine.public_events(row.events), lang),
+                               text.describe_events(text.public_events(row.events), lang),
                                lang) for row in rows]
         return lines or [i18n.t("svc.log_empty", lang)]
 
@@ -194,7 +195,7 @@ class Reading(SeatClock, GameCore):
             raise NotAllowed.said("archive.not_played", game=game_id)
         return game
 
-    async def final(self, channel_id: int) -> tuple[Loaded, dict[str, Any]]:
+    async def final(self, channel_id: int) -> tuple[Loaded, Mapping[str, Any]]:
         """The channel's last started game with every coin total (for the end-of-game reveal)."""
         loaded = await self.last_view(channel_id)
         if not loaded.state.finished:

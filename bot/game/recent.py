@@ -15,7 +15,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-import engine
 from bot import text
 from bot.game.results import conquered
 from bot.store import ActionRow, Store
@@ -193,5 +192,5 @@ class RecentLog:
         if said is None or said.row is not row:
             if len(self._saids) >= SAID_ROWS:
                 self._saids.clear()
-            said = self._saids[id(row)] = _Said(row, engine.public_events(row.events))
+            said = self._saids[id(row)] = _Said(row, text.public_events(row.events))
         return said

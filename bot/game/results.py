@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import itertools
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -82,7 +82,7 @@ class Outcome:
     headline: list[str] = field(default_factory=list)  # not from events: start, undo, mod lines
     stamp: int = field(default_factory=lambda: next(_STAMPS))  # order of the changes made
     # the public observation of `state`, worked out once for every picture and caption
-    observation: dict[str, Any] = field(default_factory=dict)
+    observation: Mapping[str, Any] = field(default_factory=dict)
 
     @property
     def version(self) -> int:
@@ -92,7 +92,7 @@ class Outcome:
     def game_id(self) -> int:
         return self.game.id
 
-    def revealed(self) -> dict[str, Any]:
+    def revealed(self) -> Mapping[str, Any]:
         """The observation with every coin total (only once the game is over)."""
         if not self.finished:
             raise ValueError("coins are secret until the game is over")
@@ -146,7 +146,7 @@ def make_outcome(game: GameRow, state: Any, events: list[Event], by: int | None,
         game=game,
         state=state,
         events=events,
-        public=text.describe_events(engine.public_events(events), lang),
+        public=text.describe_events(text.public_events(events), lang),
         private=private_lines(game, events, lang),
         turn_ended=has(events, "turn_ended", "game_over"),
         turn_started=has(events, "turn_started"),

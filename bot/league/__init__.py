@@ -15,11 +15,18 @@ finished (standings, ratings: OpenSkill Plackett–Luce), so they always follow 
 voiding a game is a recompute without it. Results recorded before OpenSkill (the old Elo)
 are rated the same way, from the same stored rankings.
 
+The start windows and weekly summaries are timers of the bot's one clock (bot/clock.py):
+armed from the league's state after every change (timers) and handled by the league's
+deadline kinds (clock). A table's seats and its game's start go through the game service's
+session of its channel, as every writer of a game does.
+
 The modules, each with one job: models (errors and typed results), audit (the log's
 actions and worded details), seasons (leagues, seasons, registration, settings: the
-service's base), results (recording, standings, disputes), rounds (tables and no-shows),
-service (LeagueService, the entry point), and the pure ones: tables (forming a round's
-tables), standings (a season's table), ratings (OpenSkill), export (CSV and JSON).
+service's base), results (recording, standings, disputes), rounds (tables, no-shows, the
+games' start), service (LeagueService, the entry point), timers (what the clock must fire
+when), clock (the handlers of the league's deadline kinds), and the pure ones: tables
+(forming a round's tables), standings (a season's table), ratings (OpenSkill), export (CSV
+and JSON).
 """
 
 from __future__ import annotations

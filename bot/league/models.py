@@ -17,6 +17,7 @@ from bot.league.ratings import Skill
 from bot.league.standings import Placing, PlayedGame, Row
 
 if TYPE_CHECKING:
+    from bot.game.results import Outcome
     from bot.store.rows import GameRow, League, Season
 
 START_RATING = Skill.initial().ordinal
@@ -140,10 +141,11 @@ class RoundStarted:
 @dataclass(frozen=True, slots=True)
 class TableBegun:
     table: int
-    game: GameRow  # the lobby after the no-shows were handled
+    game: GameRow  # the game started (or, cancelled, ended) after the no-shows were handled
     no_shows: tuple[tuple[int, int | None], ...]  # (no-show, substitute or None = AI/dropped)
     ai_seats: tuple[str, ...]
     cancelled: bool  # too few players left to start
+    outcome: Outcome | None = None  # the game's start, for the Announcer (None: cancelled)
 
 
 # reopen()'s outcome (English) -> its sentence's suffix: league.reopened.<x> for the reply,

@@ -4,7 +4,7 @@ recomputed from the recorded results, and the disputes (void, award, re-open).""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import i18n
@@ -209,11 +209,10 @@ class LeagueResults(LeagueBase):
         return season
 
     async def award(self, league: League, by: int, game_id: int, order: Sequence[int],
-                    reason: str | None, *,
-                    stop: Callable[[GameRow], Awaitable[None]] | None = None) -> Recorded:
+                    reason: str | None) -> Recorded:
         """Set a game's result by hand: `order` lists its members best first (each one
-        ranked by position). A game still open is stopped first (with `stop`, e.g. the game
-        service's end, once everything is checked)."""
+        ranked by position). A game still open is stopped first, once everything is checked
+        (ended in a session of its channel, as a moderator's /sw-mod end does)."""
         reason = clean_reason(reason)
         season, game, flags = await self._league_game(league, game_id)
         if len(set(order)) != len(order) or not order:
@@ -233,10 +232,8 @@ class LeagueResults(LeagueBase):
         if game.status is GameStatus.FINISHED:
             coins = {p.user_id: p.coins for p in await self.played_placings(game) or ()}
         if game.status.is_open:
-            if stop is not None:
-                await stop(game)
-            else:
-                await self.store.set_status(game_id, GameStatus.ENDED)
+            async with self.games.session(game.channel_id, want="open", game_id=game.id) as s:
+                await s.set_status(GameStatus.ENDED)
         # each member's seat: the one they hold, else the one they were kicked from (or
         # quit); a member drawn for a lobby they never joined has none
         seats = {**_left_seats(game), **{s.user_id: s.name for s in game.players

@@ -1,11 +1,14 @@
 """League rounds: forming a round's tables (bot.league.tables) and opening their lobbies,
-then, after the start window, seating substitutes or AI seats for the no-shows."""
+then, after the start window, seating substitutes or AI seats for the no-shows and starting
+the games (through the game service's sessions, like every writer of a game)."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from datetime import timedelta
 
+from bot.errors import NoGameHere, ServiceError
 from bot.league import tables
 from bot.league.audit import audit_detail
 from bot.league.models import (
@@ -20,8 +23,10 @@ from bot.league.models import (
 from bot.league.results import LeagueResults
 from bot.league.standings import build_table
 from bot.seats import MIN_PLAYERS, board_for, engine_name
-from bot.store import ChannelBusy, GameStatus, League, RoundRow, Season, Seat
+from bot.store import ChannelBusy, GameRow, GameStatus, League, RoundRow, Season, Seat
 from engine import data as engine_data
+
+log = logging.getLogger(__name__)
 
 AI_NAME = "AI"
 AI_LEVEL = "normal"  # AI seats of league tables (they never earn points or rating)
@@ -99,6 +104,7 @@ class LeagueRounds(LeagueResults):
                 deadline=deadline, games=games, sat_out=sitting)
         except ChannelBusy:
             raise LeagueError.said("league.err.table_taken") from None
+        await self.timers.arm(league.id)  # the round begins when its start window closes
         out = tuple(RoundTable(i, gid, ch, t.players, t.ai_seats)
                     for i, (gid, t, ch) in enumerate(zip(ids, plan.tables, free, strict=False), 1))
         await self.audit(league, by=by, action="round start", season=season,
@@ -129,52 +135,85 @@ class LeagueRounds(LeagueResults):
     async def begin_round(self, league: League, by: int | None, *, force: bool = False
                           ) -> tuple[int, list[TableBegun]]:
         """After the start window: seat substitutes (else AI seats, if allowed) for players
-        who did not join their table's lobby, then return the lobbies ready to start. Tables
-        left with fewer than 2 players are cancelled (their game ended)."""
+        who did not join their table's lobby and start each table's game. Tables left with
+        fewer than 2 players are cancelled (their game ended).
+
+        Each table's seats are rewritten and its game started in one session of the game
+        service (the channel's lock, the lobby read under it), so a member's Join lands
+        either before it (seated) or after it (refused: the game started)."""
         season, rnd = await self.round_to_begin(league, force=force)
-        round_id, number = rnd.id, rnd.number
-        if not await self.store.mark_round_begun(round_id, iso(self.now())):
-            raise LeagueError.said("league.err.just_begun", round=number)
+        if not await self.store.mark_round_begun(rnd.id, iso(self.now())):
+            raise LeagueError.said("league.err.just_begun", round=rnd.number)
+        await self.timers.arm(league.id)  # begun: its window's timer goes
         conf = await self.settings(league)
         prefs = await self.store.registration_prefs(season.id)
-        round_games = await self.store.round_games(round_id)
-        drawn = set()
-        lobbies = []
-        for game_id, table_no in round_games:
+        tables_of_round = []
+        drawn: set[int] = set()
+        for game_id, table_no in await self.store.round_games(rnd.id):
             game = await self.store.get_game(game_id)
-            if game is not None:
+            if game is not None:  # the drawn players are fixed when the round starts
                 drawn |= set((game.options.get("league") or {}).get("table") or ())
-                lobbies.append((table_no, game))
+                tables_of_round.append((table_no, game))
         subs = [(p.user_id, p.name) for p in prefs if p.substitute and p.user_id not in drawn]
         names = {p.user_id: p.name for p in prefs}
         out: list[TableBegun] = []
-        for table_no, game in lobbies:
-            if game.status is not GameStatus.LOBBY:
+        for table_no, game in tables_of_round:
+            try:
+                begun = await self._begin_table(table_no, game, by, conf.allow_ai, subs)
+            except NoGameHere:  # ended by a moderator, or the channel has another game
+                log.info("round %s table %s: its lobby is gone", rnd.id, table_no)
                 continue
+            except ServiceError as exc:  # the other tables still begin
+                log.warning("round %s table %s did not start: %s", rnd.id, table_no,
+                            exc.message)
+                continue
+            if begun is None:
+                continue
+            for uid, sub in begun.no_shows:
+                what = ("league.audit.replaced_by" if sub else "league.audit.replaced_ai"
+                        if conf.allow_ai else "league.audit.plays_without")
+                await self.audit(league, by=by, action="no-show", season=season,
+                                 game_id=game.id,
+                                 detail=audit_detail("league.audit.no_show", number=rnd.number,
+                                                     table=table_no, user=uid,
+                                                     name=str(names.get(uid, uid)),
+                                                     what=what, sub=sub or 0))
+            if begun.cancelled:
+                await self.audit(league, by=by, action="table cancelled", season=season,
+                                 game_id=game.id,
+                                 detail=audit_detail("league.audit.cancelled",
+                                                     number=rnd.number, table=table_no))
+            out.append(begun)
+        return rnd.number, out
+
+    async def _begin_table(self, table_no: int, lobby: GameRow, by: int | None,
+                           allow_ai: bool, subs: list[tuple[int, str]]) -> TableBegun | None:
+        """One table: under its channel's lock, seat a substitute (else an AI seat) for each
+        drawn player who did not join, then start the game, or end it when fewer than 2
+        players are left. `subs` loses the substitutes seated. None: not a lobby any more."""
+        games = self.games
+        async with games.session(lobby.channel_id, want="open", game_id=lobby.id) as s:
+            game = s.game
+            if game.status is not GameStatus.LOBBY:
+                return None
             meta = dict(game.options.get("league") or {})
-            table = list(meta.get("table") or ())
-            seated = {s.user_id for s in game.players}
             seats = list(game.players)
+            seated = {seat.user_id for seat in seats}
             no_shows: list[tuple[int, int | None]] = []
             ai: list[str] = []
-            for uid in table:
+            for uid in meta.get("table") or ():
                 if uid in seated:
                     continue
                 if subs:
                     sub_id, sub_name = subs.pop(0)
-                    seats.append(Seat(sub_id, engine_name(sub_name, [s.name for s in seats])))
+                    seats.append(Seat(sub_id, engine_name(sub_name, [x.name for x in seats])))
                     no_shows.append((uid, sub_id))
-                elif conf.allow_ai:
-                    name = engine_name(f"{AI_NAME} {len(ai) + 1}", [s.name for s in seats])
-                    seats.append(Seat(0, name, ai=AI_LEVEL))
-                    ai.append(name)
-                    no_shows.append((uid, None))
-                else:
-                    no_shows.append((uid, None))
+                    continue
+                if allow_ai:
+                    ai.append(self._ai_seat(seats))
+                no_shows.append((uid, None))
             for _ in range(int(meta.get("ai_seats") or 0)):
-                name = engine_name(f"{AI_NAME} {len(ai) + 1}", [s.name for s in seats])
-                seats.append(Seat(0, name, ai=AI_LEVEL))
-                ai.append(name)
+                ai.append(self._ai_seat(seats))
             meta["no_shows"] = [u for u, _ in no_shows]
             options = dict(game.options)
             options["league"] = meta
@@ -184,26 +223,22 @@ class LeagueRounds(LeagueResults):
             left = (parse_iso(str(meta.get("deadline"))) - self.now()).total_seconds()
             options["clock"] = {"limit": round_turn_limit(left, len(seats)),
                                 "remind": (options.get("clock") or {}).get("remind", "dm")}
-            humans = [s for s in seats if s.user_id > 0]
+            humans = [seat for seat in seats if seat.user_id > 0]
             cancelled = len(humans) < MIN_PLAYERS or len(seats) < MIN_PLAYERS
-            game = await self.store.update_lobby(game.id, players=seats, options=options,
-                                                 opener_id=humans[0].user_id if humans
-                                                 else None)
+            await s.update_lobby(players=seats, options=options,
+                                 opener_id=humans[0].user_id if humans else None)
+            outcome = None
             if cancelled:
-                await self.store.set_status(game.id, GameStatus.ENDED)
-            for uid, sub in no_shows:
-                what = ("league.audit.replaced_by" if sub else "league.audit.replaced_ai"
-                        if conf.allow_ai else "league.audit.plays_without")
-                await self.audit(league, by=by, action="no-show", season=season,
-                                 game_id=game.id,
-                                 detail=audit_detail("league.audit.no_show", number=number,
-                                                     table=table_no, user=uid,
-                                                     name=str(names.get(uid, uid)),
-                                                     what=what, sub=sub or 0))
-            if cancelled:
-                await self.audit(league, by=by, action="table cancelled", season=season,
-                                 game_id=game.id,
-                                 detail=audit_detail("league.audit.cancelled", number=number,
-                                                     table=table_no))
-            out.append(TableBegun(table_no, game, tuple(no_shows), tuple(ai), cancelled))
-        return number, out
+                await s.set_status(GameStatus.ENDED)
+            else:
+                await games.begin(s, by or 0, is_mod=True)
+                outcome = await games.finish(s.outcome(None))
+            return TableBegun(table_no, s.game, tuple(no_shows), tuple(ai), cancelled, outcome)
+
+    @staticmethod
+    def _ai_seat(seats: list[Seat]) -> str:
+        """Seat one more league AI (named "AI 1", "AI 2"...); its name."""
+        n = 1 + sum(1 for seat in seats if seat.ai)
+        name = engine_name(f"{AI_NAME} {n}", [seat.name for seat in seats])
+        seats.append(Seat(0, name, ai=AI_LEVEL))
+        return name

@@ -10,6 +10,7 @@ from typing import Any
 
 import i18n
 from bot.clock import format_duration
+from bot.game.service import GameService
 from bot.league import tables
 from bot.league.audit import AuditEntry
 from bot.league.models import (
@@ -23,6 +24,7 @@ from bot.league.models import (
     day_names,
     iso,
 )
+from bot.league.timers import LeagueTimers
 from bot.seats import MAX_PLAYERS, MIN_PLAYERS, engine_name
 from bot.store import (
     ChannelBusy,
@@ -39,11 +41,17 @@ from bot.store import (
 
 class LeagueBase:
     """Leagues, seasons, registration and settings, on top of the store's league methods;
-    results, rounds and LeagueService build on it. `now` is the clock (tests set it)."""
+    results, rounds and LeagueService build on it. `games` is the game service: the league
+    changes a lobby only through its sessions (bot.game.core). `now` is the clock (tests set
+    it). `timers` arms the league's timers on the one clock (bot.league.timers): every
+    change that moves one re-arms them."""
 
-    def __init__(self, store: Store, *, now: Callable[[], datetime] | None = None) -> None:
+    def __init__(self, store: Store, games: GameService, *,
+                 now: Callable[[], datetime] | None = None) -> None:
         self.store = store
+        self.games = games
         self.now = now or (lambda: datetime.now(UTC))
+        self.timers = LeagueTimers(store, lambda: self.now())
 
     # -- leagues -------------------------------------------------------------------------
 
@@ -53,9 +61,11 @@ class LeagueBase:
     async def create_league(self, guild_id: int, name: str, by: int | None = None) -> League:
         name = clean_name(name, "league")
         try:
-            return await self.store.create_league(guild_id, name, by)
+            league = await self.store.create_league(guild_id, name, by)
         except Duplicate:
             raise LeagueError.said("league.err.league_taken", name=name) from None
+        await self.audit(league, by=by, action="create", detail=league.name)
+        return league
 
     async def league(self, guild_id: int, name: str | None = None) -> League:
         """The named league, or the server's only league when no name is given."""
@@ -142,11 +152,17 @@ class LeagueBase:
                                    name=name) from None
         if rounds is not None:
             await self.store.set_season_rounds(season.id, rounds)
+        await self.audit(league, by=by, action="season start", season=season,
+                         detail=season.name + (f", {rounds} rounds" if rounds else ""))
+        await self.timers.arm(league.id)
         return season
 
     async def end_season(self, league: League, by: int | None = None) -> Season:
         season = await self.current_season(league)
-        return await self.store.end_season(season.id, by)
+        ended = await self.store.end_season(season.id, by)
+        await self.audit(league, by=by, action="season end", season=ended, detail=ended.name)
+        await self.timers.arm(league.id)  # no open season: no round window, no summary
+        return ended
 
     # -- registration --------------------------------------------------------------------
 
@@ -303,6 +319,7 @@ class LeagueBase:
         await self.store.set_league_settings(league.id, stored)
         detail = ", ".join(f"{k}: {old.get(k)} → {stored[k]}" for k in stored)
         await self.audit(league, by=by, action="settings", detail=detail)
+        await self.timers.arm(league.id)  # the summary channel set or taken away
         return await self.settings(league)
 
     async def set_channel(self, league: League, by: int, channel_id: int, on: bool) -> bool:

@@ -1,16 +1,14 @@
-"""LeagueService: the league's one entry point for the cogs and the game service. Its parts
-are built up in layers: seasons (leagues, seasons, registration, settings), results
-(recording, standings, disputes), rounds (tables, no-shows); here, what needs them all: the
-season export and the weekly summaries."""
+"""LeagueService: the league's one entry point for the cogs, the game service and the clock.
+Its parts are built up in layers: seasons (leagues, seasons, registration, settings),
+results (recording, standings, disputes), rounds (tables, no-shows); here, what needs them
+all: the season export and the weekly summary's turn."""
 
 from __future__ import annotations
-
-from datetime import timedelta
-from typing import Any
 
 from bot.league import export as league_export
 from bot.league.models import iso, parse_iso
 from bot.league.rounds import LeagueRounds
+from bot.league.timers import SUMMARY_EVERY
 from bot.store import League, Season
 
 
@@ -29,22 +27,20 @@ class LeagueService(LeagueRounds):
         return (st.season, league_export.to_csv(rows),
                 league_export.to_json(league.name, st.season.name, games, names, st.rows))
 
-    async def summaries_due(self, every: timedelta = timedelta(days=7), *, shards: Any = None
-                            ) -> list[tuple[League, int]]:
-        """Leagues with a summary channel and an open season whose last weekly summary is
-        older than `every` (or never posted); each is marked as posted now (a league another
-        process marked first is left to it)."""
-        rows = await self.store.league_summary_channels()
-        now = self.now()
-        out = []
-        for row in rows:
-            lg, at = row.league, row.summary_at
-            if shards is not None and not shards.serves(lg.guild_id):
-                continue  # another process's guild (bot.store.Shards)
-            if await self.open_season(lg) is None:
-                continue
-            if at is not None and now - parse_iso(at) < every:
-                continue
-            if await self.store.claim_league_summary(lg.id, at, iso(now)):  # once, across processes
-                out.append((lg, row.channel_id))
-        return out
+    async def claim_summary(self, league: League) -> int | None:
+        """The weekly summary's timer fired: if the league still wants one (an open season,
+        a summary channel) and its last one is a week old (or none was posted), mark it
+        posted now and return the channel to post it in; None otherwise. Of processes
+        racing for it, one gets the channel. The timer is re-armed for the next week."""
+        try:
+            conf = await self.settings(league)
+            at = conf.summary_at
+            if conf.summary_channel is None or await self.open_season(league) is None:
+                return None
+            if at is not None and self.now() - parse_iso(at) < SUMMARY_EVERY:
+                return None
+            if not await self.store.claim_league_summary(league.id, at, iso(self.now())):
+                return None
+            return conf.summary_channel
+        finally:
+            await self.timers.arm(league.id)

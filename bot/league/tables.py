@@ -128,9 +128,9 @@ def form_tables(candidates: Sequence[Candidate], *, met: Mapping[tuple[int, int]
             pair_cost = cost((tables[ti], tables[tj]), ratings, met)  # only these two change
             for a, b in itertools.product(range(len(tables[ti])), range(len(tables[tj]))):
                 tables[ti][a], tables[tj][b] = tables[tj][b], tables[ti][a]
-                trial = cost((tables[ti], tables[tj]), ratings, met)
-                if trial < pair_cost - 1e-9:
-                    pair_cost, improved = trial, True
+                swapped = cost((tables[ti], tables[tj]), ratings, met)
+                if swapped < pair_cost - 1e-9:
+                    pair_cost, improved = swapped, True
                 else:
                     tables[ti][a], tables[tj][b] = tables[tj][b], tables[ti][a]
     out = []

@@ -64,7 +64,6 @@ from bot.store.rows import (
     Season,
     Seat,
     Shards,
-    SummaryChannel,
 )
 from bot.store.sqlite import SqliteStore, sqlite_single_bot
 
@@ -83,6 +82,6 @@ __all__ = [
     "GuildOptions", "League", "LeagueGameFlags", "NotChanged", "OwedDM", "PostgresStore",
     "Registration", "RegistrationPrefs", "ResultRow", "RoundRow", "Season", "Seat",
     "SeatResult", "Shards", "SqliteStore", "Store", "StoreError", "StoreUnavailable",
-    "SummaryChannel", "Tx", "VersionConflict", "Write", "database_path", "dialect_of", "now",
+    "Tx", "VersionConflict", "Write", "database_path", "dialect_of", "now",
     "open_store", "sqlite_single_bot", "_dumps", "_migrations",
 ]

@@ -20,10 +20,11 @@ from typing import Any, Self
 MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
 DIALECTS = ("sqlite", "postgresql")
 
-# Tables in an order that satisfies their foreign keys (copying, verifying).
+# Every table, in an order that satisfies their foreign keys (copying, verifying).
 TABLES = (
     "games", "actions", "snapshots", "deadlines", "guild_settings",
-    "leagues", "seasons", "registrations", "league_games", "league_results",
+    "leagues", "seasons", "registrations", "league_settings", "league_channels",
+    "league_rounds", "league_games", "league_results", "league_audit", "league_timers",
     "game_messages", "user_settings", "language_settings", "outbox", "game_results",
     "member_records", "member_combos",
 )

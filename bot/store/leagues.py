@@ -23,7 +23,7 @@ from bot.store.rows import (
     RoundRow,
     Season,
     Seat,
-    SummaryChannel,
+    Shards,
     game_row,
     league_row,
     round_row,
@@ -38,6 +38,18 @@ class LeaguesSQL(Driver):
         rows = await self.fetchall(
             f"SELECT {LEAGUE_COLUMNS} FROM leagues WHERE guild_id = ? ORDER BY lower(name), id",
             (guild_id,))
+        return [league_row(r) for r in rows]
+
+    async def league(self, league_id: int) -> League | None:
+        row = await self.fetchone(f"SELECT {LEAGUE_COLUMNS} FROM leagues WHERE id = ?",
+                                  (league_id,))
+        return None if row is None else league_row(row)
+
+    async def all_leagues(self, shards: Shards | None = None) -> list[League]:
+        """Every league (of the guilds on `shards`), by id."""
+        cond, params = shards.sql() if shards is not None else ("1 = 1", [])
+        rows = await self.fetchall(
+            f"SELECT {LEAGUE_COLUMNS} FROM leagues WHERE {cond} ORDER BY id", params)
         return [league_row(r) for r in rows]
 
     async def create_league(self, guild_id: int, name: str, by: int | None) -> League:
@@ -329,15 +341,6 @@ class LeaguesSQL(Driver):
             f" FROM league_audit WHERE {' AND '.join(where)} ORDER BY id DESC LIMIT ?",
             (*params, limit))]
 
-    async def due_league_rounds(self, now: str) -> list[tuple[int, int, str]]:
-        """(league id, guild id, league name) of leagues whose latest round's start window
-        closed at or before `now` and whose games have not begun."""
-        return [(int(a), int(b), str(c)) for a, b, c in await self.fetchall(
-            "SELECT l.id, l.guild_id, l.name FROM league_rounds r"
-            " JOIN seasons s ON s.id = r.season_id JOIN leagues l ON l.id = s.league_id"
-            " WHERE r.begun_at IS NULL AND r.start_by <= ? AND s.ended_at IS NULL"
-            " ORDER BY r.start_by", (now,))]
-
     async def game_races(self, game_id: int) -> dict[str, list[str]]:
         """Seat name -> races picked in the game, in order (from the `picked` events)."""
         out: dict[str, list[str]] = {}
@@ -398,13 +401,6 @@ class LeaguesSQL(Driver):
             " AND g.status IN ('lobby', 'active') AND lg.recorded_at IS NULL ORDER BY g.id",
             (season_id,))
         return [game_row(r) for r in rows]
-
-    async def league_summary_channels(self) -> list[SummaryChannel]:
-        """The leagues with a summary channel, and when each last posted its summary."""
-        return [SummaryChannel(league_row(r[0:3]), int(r[3]), r[4]) for r in await self.fetchall(
-            "SELECT l.id, l.guild_id, l.name, s.summary_channel, s.summary_at FROM leagues l"
-            " JOIN league_settings s ON s.league_id = l.id WHERE s.summary_channel IS NOT NULL"
-            " ORDER BY l.id")]
 
     async def season_turn_limit(self, season_id: int) -> int | None:
         """The turn limit a league season requires of its games (None: no clock required)."""

@@ -47,7 +47,6 @@ _UNAVAILABLE: tuple[type[BaseException], ...] = (
     OSError,
     ConnectionError,
 )
-
 # a connection failure, as asyncpg raises it or as the store names it: every pooled
 # connection is replaced (see PostgresStore._conn)
 _GONE: tuple[type[BaseException], ...] = (StoreUnavailable, *_UNAVAILABLE)
@@ -262,7 +261,7 @@ class PostgresStore(Store):
         return applied
 
     async def _after_load(self, tx: Tx) -> None:
-        for table in ("games", "leagues", "seasons", "outbox"):
+        for table in ("games", "leagues", "seasons", "league_rounds", "league_audit", "outbox"):
             await tx.fetchone(
                 f"SELECT setval(pg_get_serial_sequence('{table}', 'id'),"
                 f" COALESCE((SELECT MAX(id) FROM {table}), 0) + 1, false)")

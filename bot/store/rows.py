@@ -230,15 +230,6 @@ class AuditRow:
 
 
 @dataclass(frozen=True, slots=True)
-class SummaryChannel:
-    """A league that posts a weekly summary: where, and when it last did."""
-
-    league: League
-    channel_id: int
-    summary_at: str | None
-
-
-@dataclass(frozen=True, slots=True)
 class GuildOptions:
     """A server's choices for its games (moderators): whether a finished game's reveal comes
     with its animated replay, and the AI level that plays a turn whose time ran out (None:

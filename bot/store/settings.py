@@ -33,9 +33,10 @@ class SettingsSQL(Driver):
         )
 
     async def set_shown(self, game_id: int, version: int) -> None:
-        """The living message was edited to show the game at `version`."""
-        await self.execute("UPDATE game_messages SET shown = ? WHERE game_id = ? AND shown < ?",
-                           version, game_id, version)
+        """The living message was edited to show the game at `version` (lower after an
+        undo: the Announcer edits one game's message in order, newest change last)."""
+        await self.execute("UPDATE game_messages SET shown = ? WHERE game_id = ?",
+                           version, game_id)
 
     async def owed_posts(self, shards: Shards | None = None) -> list[tuple[GameRow, int]]:
         """Started games (on `shards`) whose living message shows an older version than the

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from aihelp import alter_secrets as _alter_secrets
 
 import engine
 from ai import LEVELS, choose
@@ -64,26 +65,26 @@ def _states(seed: int, n: int = 60):
     return out
 
 
-def _alter_secrets(s: engine.GameState, rnd: random.Random) -> engine.GameState:
-    """The same position for the actor, with everything it may not see changed."""
-    me = s.players.index(s.actor)
-    t = s.fork()
-    for i in range(len(t.seats)):
-        if i != me:
-            t.seat_w(i).coins = rnd.randrange(0, 80)
-    banners, badges = list(t.banners), list(t.badges)
-    rnd.shuffle(banners)
-    rnd.shuffle(badges)
-    t.banners, t.badges = tuple(banners), tuple(badges)
-    t.rng = random.Random(rnd.random())
-    t.dice = tuple(rnd.randrange(4) for _ in range(3))
-    return t.seal()
+SEARCHED = {"easy": 60, "normal": 60, "hard": 25, "expert": 10}
 
 
 @pytest.mark.parametrize("level", LEVELS)
-def test_choice_ignores_hidden_information_and_is_deterministic(level):
+def test_choice_ignores_hidden_information_and_is_deterministic(level, monkeypatch):
+    """Other players' coins, the stacks' order, the random state and forced dice changed:
+    the same action, at every level (for the search levels, on positions where they did
+    weigh several moves in sampled worlds)."""
+    from ai import search
+
+    judged = []
+    real = search.judge
+
+    def counting(*args, **kwargs):
+        judged.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(search, "judge", counting)
     rnd = random.Random(9)
-    states = _states(5, 25 if level == "hard" else 60)
+    states = _states(5, SEARCHED[level])
     changed_secret = 0
     for s in states:
         a = choose(s, level, 77)
@@ -94,6 +95,8 @@ def test_choice_ignores_hidden_information_and_is_deterministic(level):
             changed_secret += 1
         assert choose(t, level, 77) == a, (s.version, level)
     assert changed_secret > len(states) // 2
+    if level != "easy":
+        assert len(judged) >= len(states) // 3, (level, len(judged))
 
 
 def _scenario_files():
@@ -113,7 +116,7 @@ def test_any_position_gets_a_legal_answer_at_every_level(path):
     s = engine.load_scenario(json.loads(path.read_text(encoding="utf-8")))
     for level in LEVELS:
         t = s
-        for n in range(12 if level != "hard" else 3):
+        for n in range({"hard": 3, "expert": 1}.get(level, 12)):
             if t.finished:
                 break
             a = choose(t, level, n)
@@ -122,22 +125,23 @@ def test_any_position_gets_a_legal_answer_at_every_level(path):
             t = engine.apply(t, a).state
 
 
-def test_hard_with_a_time_budget_stops_early_and_stays_legal(monkeypatch):
+@pytest.mark.parametrize("level", ["hard", "expert"])
+def test_a_time_budget_stops_the_look_ahead_early_and_stays_legal(level, monkeypatch):
     from ai import search
 
     calls = []
-    real = search.playout
+    real = search.outcome
 
-    def counting(*args):
+    def counting(*args, **kwargs):
         calls.append(1)
-        return real(*args)
+        return real(*args, **kwargs)
 
-    monkeypatch.setattr(search, "playout", counting)
+    monkeypatch.setattr(search, "outcome", counting)
     s = engine.new_game("official-5p", ["a", "b", "c", "d", "e"], 2)
-    a = choose(s, "hard", 1, budget_s=0.0)  # one playout per candidate, then stop
+    a = choose(s, level, 1, budget_s=0.0)  # one sample per candidate, then stop
     quick = len(calls)
     legal = [x.model_dump(mode="json") for x in engine.legal_actions(s)]
     assert a.model_dump(mode="json") in legal
     calls.clear()
-    choose(s, "hard", 1)
+    choose(s, level, 1)
     assert 0 < quick < len(calls)

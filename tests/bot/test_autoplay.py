@@ -243,7 +243,7 @@ async def test_a_league_season_can_require_a_clock(store: Store) -> None:
     from bot.league import LeagueService
 
     service = GameService(store, rng=random.Random(0), clock=ClockRules(min_limit=60))
-    leagues = LeagueService(store)
+    leagues = LeagueService(store, service)
     lg = await leagues.create_league(1, "Tuesday", by=MOD)
     await leagues.start_season(lg, "Spring", by=MOD)
     for uid, name in ((ANN, "ann"), (BOB, "bob")):

@@ -41,16 +41,21 @@ async def _play(service: GameService, channel: int, seed: int, steps: int) -> in
 
 
 async def _installation(url: str) -> dict[int, dict]:
-    """A small live installation: a league with a season, three games part-played, a lobby;
-    -> game id -> its current engine state."""
+    """A small live installation: a league with a season, its settings, a table channel, a
+    round whose table waits in its lobby, its audit log and timers, three games part-played,
+    a lobby; -> game id -> its current engine state."""
     store = await open_store(url)
     try:
-        leagues = LeagueService(store)
+        service = GameService(store, rng=random.Random(0))
+        leagues = LeagueService(store, service)
         lg = await leagues.create_league(1, "Friday", 9)
         await leagues.start_season(lg, "Spring", 9)
         for uid in (1, 2):
             await leagues.register(lg, uid, f"user{uid}")
-        service = GameService(store, rng=random.Random(0))
+        await leagues.configure(lg, 9, {"allow_ai": True, "table_size": 3,
+                                        "summary_channel": 77})
+        await leagues.set_channel(lg, 9, 400, True)
+        await leagues.start_round(lg, 9, guild_id=1, seed=lambda: 3)
         states = {}
         for i, steps in enumerate((60, 25, 140)):
             gid = await _play(service, 100 + i, seed=i + 1, steps=steps)
@@ -76,8 +81,14 @@ async def test_migrate_sqlite_to_postgresql_verified_by_replay(tmp_path: Path,
     assert "verified" in proc.stdout and "all match their snapshots" in proc.stdout
     lite, pg = await open_store(src), await open_store(pg_url)
     try:
+        every = await lite.fetchall("SELECT name FROM sqlite_master WHERE type = 'table'"
+                                    " AND name NOT IN ('schema_version', 'sqlite_sequence')")
+        assert {name for (name,) in every} == set(TABLES)  # the copy leaves no table out
         for table in TABLES:
             assert await pg.count_rows(table) == await lite.count_rows(table), table
+        for table in ("league_settings", "league_channels", "league_rounds", "league_games",
+                      "league_audit", "league_timers"):
+            assert await pg.count_rows(table) > 0, table
         for gid, state in states.items():
             assert engine.dump_state(await GameService(pg).rebuild(gid)) == state
             assert await pg.get_game(gid) == await lite.get_game(gid)
@@ -88,6 +99,9 @@ async def test_migrate_sqlite_to_postgresql_verified_by_replay(tmp_path: Path,
         assert lobby is not None and lobby.status is GameStatus.LOBBY
         fresh = await service.open_lobby(guild_id=1, channel_id=300, user_id=1, name="ann")
         assert fresh.id > max(states)
+        (lg,) = await pg.leagues(1)  # the league goes on too: its audit gets fresh ids
+        assert await LeagueService(pg, service).set_channel(lg, 9, 401, True)
+        assert len(await pg.league_audit(lg.id, 50)) == await lite.count_rows("league_audit") + 1
     finally:
         await lite.close()
         await pg.close()

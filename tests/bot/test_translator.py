@@ -38,7 +38,7 @@ async def payload(tmp_path: Path) -> list[dict]:
     bot = commands.Bot(command_prefix="!", intents=discord.Intents.default())
     store = await open_store(f"sqlite:///{tmp_path / 'cmds.db'}")
     bot.store, bot.service = store, GameService(store)  # type: ignore[attr-defined]
-    bot.leagues = LeagueService(store)  # type: ignore[attr-defined]
+    bot.leagues = LeagueService(store, bot.service)  # type: ignore[attr-defined]
     try:
         for ext in EXTENSIONS:
             await bot.load_extension(ext)
@@ -47,7 +47,7 @@ async def payload(tmp_path: Path) -> list[dict]:
         yield [await c.get_translated_payload(bot.tree, translator)
                for c in bot.tree.get_commands()]
     finally:
-        for ext in reversed(EXTENSIONS):  # stops background tasks (the league ticker)
+        for ext in reversed(EXTENSIONS):  # takes the league's hooks off the game service
             if ext in bot.extensions:
                 await bot.unload_extension(ext)
         await store.close()

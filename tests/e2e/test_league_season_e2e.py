@@ -15,6 +15,9 @@ from __future__ import annotations
 import csv
 import io
 import re
+import sqlite3
+import time
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from fakediscord import MANAGE_GUILD, FakeDiscord
@@ -22,7 +25,7 @@ from openskill.models import PlackettLuce
 from PIL import Image, ImageChops
 
 from bot.app import SmallWorldBot
-from bot.cogs.league import FOOTER
+from bot.chat.league_texts import FOOTER
 from bot.settings import Settings
 from render.standings import StandingsLine, standings_png
 
@@ -214,10 +217,17 @@ async def test_a_season_of_three_rounds(fake_discord: FakeDiscord, tmp_path: Pat
     assert not fake.client_errors
 
 
-async def test_the_ticker_begins_a_round_and_posts_the_weekly_summary(
+async def _clock_started(fake: FakeDiscord, bot: SmallWorldBot) -> None:
+    """The bot's scheduler runs (it starts once the bot is ready)."""
+    await fake.wait_until(lambda: getattr(bot, "scheduler", None) is not None, timeout=10,
+                          what="the clock to start")
+
+
+async def test_the_clock_begins_a_round_and_posts_the_weekly_summary(
         fake_discord: FakeDiscord, tmp_path: Path) -> None:
-    """With a start window of 0 minutes the next tick begins the round by itself (the lone
-    no-show's table plays on without AI), and a summary channel gets the weekly standings."""
+    """The round's start window and the weekly summary are timers of the bot's one clock:
+    when the window closes the scheduler begins the round by itself (the lone no-show's
+    table plays on without AI), and a summary channel gets the weekly standings, once."""
     fake = fake_discord
     mia = fake.add_user("mia", permissions=MANAGE_GUILD)
     players = [fake.add_user(n) for n in ("ann", "bob", "cid")]
@@ -232,8 +242,9 @@ async def test_the_ticker_begins_a_round_and_posts_the_weekly_summary(
 
     async with fake.running(make_bot(fake, tmp_path / "tick.db")) as bot:
         await bot.wait_until_ready()
+        await _clock_started(fake, bot)
         await say(mia, "league-mod create", name="Tick")
-        await say(mia, "league-mod settings", start_minutes=0, summary_channel=news)
+        await say(mia, "league-mod settings", start_minutes=1, summary_channel=news)
         await say(mia, "league-mod channel add", channel=table)
         await say(mia, "league-mod season start", name="S")
         for p in players:
@@ -242,8 +253,12 @@ async def test_the_ticker_begins_a_round_and_posts_the_weekly_summary(
         lobby = await fake.wait_for_message(table, lambda m: "round 1**" in m.content, timeout=10)
         for p in players[:2]:
             await fake.wait_for_reply(await fake.click(p, lobby, label="Join"), timeout=10)
-        cog = bot.get_cog("LeagueCog")
-        await cog.tick()
+        assert not [m for m in fake.messages_in(table) if "**Round 1, table 1**" in m.content]
+        # the minute's window closes: the bot's two clocks (the league's and the scheduler's)
+        # move on 61 s, and the scheduler, woken as by any new deadline, fires the timer
+        bot.leagues.now = lambda: datetime.now(UTC) + timedelta(seconds=61)
+        bot.scheduler.now = lambda: time.time() + 61
+        bot.scheduler.wake()
         post = await fake.wait_for_message(table, lambda m: "**Round 1, table 1**" in m.content,
                                            timeout=10)
         assert f"<@{players[2]['id']}> missed the start; the table plays without them." in (
@@ -251,9 +266,57 @@ async def test_the_ticker_begins_a_round_and_posts_the_weekly_summary(
         summary = await fake.wait_for_message(news, lambda m: "Weekly summary" in m.content,
                                               timeout=10)
         assert "standings.png" in summary.files and summary.embeds
-        before = len(fake.messages_in(news))
-        await cog.tick()  # nothing due any more: no second summary, no second begin
-        assert len(fake.messages_in(news)) == before
+        await bot.scheduler.idle()
+        (league,) = await bot.store.leagues(int(fake.guild["id"]))
+        (timer,) = await bot.store.league_timers(league.id)  # the round's went with its begin
+        assert timer.kind == "summary" and timer.due_at > time.time() + 6 * 86400
+        assert bot.league_clock.begun == 1 and bot.league_clock.summaries == 1
+        assert len([m for m in fake.messages_in(news) if "Weekly summary" in m.content]) == 1
         audit = await say(mia, "league audit")
         assert "**no-show**" in audit.content and "the bot" in audit.content
+    assert not fake.client_errors
+
+
+async def test_a_window_that_closed_while_the_bot_was_down_begins_at_start(
+        fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    """The bot is down when a round's start window closes, and its timer row is missing
+    (as in a database from before the one clock): at the next start the bot arms the
+    league's timers and the scheduler begins the round at once."""
+    fake = fake_discord
+    mia = fake.add_user("mia", permissions=MANAGE_GUILD)
+    players = [fake.add_user(n) for n in ("ann", "bob", "cid")]
+    ch, table = fake.channel, fake.add_channel("table")
+    db = tmp_path / "down.db"
+
+    async def say(user, command, **options):
+        inter = await fake.slash(user, ch, command, options=options,
+                                 force=command.startswith("league-mod"))
+        return await fake.wait_for_reply(inter, timeout=15)
+
+    async with fake.running(make_bot(fake, db)) as bot:
+        await bot.wait_until_ready()
+        await say(mia, "league-mod create", name="Down")
+        await say(mia, "league-mod settings", start_minutes=30)
+        await say(mia, "league-mod channel add", channel=table)
+        await say(mia, "league-mod season start", name="S")
+        for p in players:
+            await say(p, "league join")
+        await say(mia, "league-mod round start")
+        lobby = await fake.wait_for_message(table, lambda m: "round 1**" in m.content, timeout=10)
+        for p in players:
+            await fake.wait_for_reply(await fake.click(p, lobby, label="Join"), timeout=10)
+    # while the bot is down: the window closes, and the timer row is gone
+    conn = sqlite3.connect(db)
+    with conn:
+        conn.execute("UPDATE league_rounds SET start_by = '2020-01-01T00:00:00.000Z'")
+        assert conn.execute("DELETE FROM league_timers").rowcount == 1
+    conn.close()
+    async with fake.running(make_bot(fake, db)) as bot:
+        post = await fake.wait_for_message(table, lambda m: "**Round 1, table 1**" in m.content,
+                                           timeout=15)
+        assert "missed the start" not in post.content
+        await bot.scheduler.idle()
+        (league,) = await bot.store.leagues(int(fake.guild["id"]))
+        assert await bot.store.league_timers(league.id) == []
+        assert bot.league_clock.begun == 1
     assert not fake.client_errors

@@ -1,5 +1,5 @@
 """Fixtures of the league tests: a league service on the shared store with a clock the test
-moves by hand, and a game service wired to it as the bot wires them (league seat checks,
+moves by hand, on a game service wired to it as the bot wires them (league seat checks,
 results recorded when a game finishes)."""
 
 from __future__ import annotations
@@ -30,13 +30,19 @@ def clock() -> Clock:
 
 
 @pytest.fixture
-async def leagues(store: Store, clock: Clock) -> LeagueService:
-    return LeagueService(store, now=clock)
+async def game_service(store: Store) -> GameService:
+    return GameService(store, rng=random.Random(0))
 
 
 @pytest.fixture
-async def games(store: Store, leagues: LeagueService) -> GameService:
-    svc = GameService(store, rng=random.Random(0))
-    svc.seat_checks.append(leagues.check_seat)
-    svc.finish_listeners.append(lambda game: leagues.record(game.id))
-    return svc
+async def leagues(store: Store, game_service: GameService, clock: Clock) -> LeagueService:
+    """The league service on the game service, wired as the bot wires them."""
+    leagues = LeagueService(store, game_service, now=clock)
+    game_service.seat_checks.append(leagues.check_seat)
+    game_service.finish_listeners.append(lambda game: leagues.record(game.id))
+    return leagues
+
+
+@pytest.fixture
+async def games(game_service: GameService, leagues: LeagueService) -> GameService:
+    return game_service

@@ -1,7 +1,7 @@
 """League rounds and disputes on a real SQLite file and a real PostgreSQL server, with the
 real GameService: tables and lobbies, the start window, no-shows replaced by substitutes or
 AI seats, a kicked member recorded last, void / award / re-open with the audit log,
-organiser role, weekly summaries."""
+organiser role, the timers of round windows and weekly summaries."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 import i18n
+from bot.errors import NoGameHere
 from bot.game.service import GameService
 from bot.league import LeagueError, LeagueService, NotRegistered
 from bot.store import GameStatus
@@ -120,9 +121,11 @@ async def test_no_show_replaced_by_substitute_and_only_the_table_joins(
     from bot.league import round_turn_limit
     left = (datetime(2026, 11, 30, 18, 0, tzinfo=UTC) - clock.t).total_seconds()
     assert small_begun.game.options["clock"]["limit"] == round_turn_limit(left, 3)
-    out = await games.start(small.channel_id, MOD, is_mod=True)
-    assert len(out.game.players) == 3
+    out = small_begun.outcome  # begin_round started the game: its start, for the Announcer
+    assert out is not None and out.turn_started and out.game.status is GameStatus.ACTIVE
+    assert len(out.game.players) == 3 and out.panel is not None
     assert out.game.options["clock"]["limit"] == round_turn_limit(left, 3)
+    assert (await store.get_game(big.game_id)).status is GameStatus.ACTIVE
     with pytest.raises(LeagueError, match="No round is waiting"):
         await leagues.begin_round(lg, MOD, force=True)
     noshow = [e for e in await leagues.audit_log(lg) if e.action == "no-show"]
@@ -141,6 +144,7 @@ async def test_no_show_without_substitute_gets_an_ai_seat_or_shrinks(store, leag
     assert begun[0].ai_seats == ("AI 1", "AI 2", "AI 3")
     game = begun[0].game
     assert {s.user_id for s in game.players} == {0} and begun[0].cancelled
+    assert begun[0].outcome is None and game.status is GameStatus.ENDED
     assert {s.ai for s in game.players} == {"normal"}  # played by the clock's AI
     assert (await store.get_game(game.id)).status is GameStatus.ENDED
     # without AI fill, a table with two players left still plays, one player is cancelled
@@ -234,15 +238,11 @@ async def test_award_an_open_game_stops_it(store, leagues, games) -> None:
                                       opener_name="user1", is_mod=False, seed=3)
     await games.join(CHANNELS[0], 2, "user2")
     await games.start(CHANNELS[0], 1)
-    stopped = []
-
-    async def stop(g):
-        stopped.append(g.id)
-        await games.end(g.channel_id, MOD)
-
-    await leagues.award(lg, MOD, game.id, [2, 1], "stalled", stop=stop)
-    assert stopped == [game.id]
+    await games.peek(CHANNELS[0])  # the game service has the running game cached
+    await leagues.award(lg, MOD, game.id, [2, 1], "stalled")
     assert (await store.get_game(game.id)).status is GameStatus.ENDED
+    with pytest.raises(NoGameHere):  # stopped through the game service: its cache knows
+        await games.peek(CHANNELS[0])
     st = await leagues.standings(lg)
     assert st.games == 1 and st.rows[0].user_id == 2 and st.open_games == 0
     assert await leagues.reopen(lg, MOD, game.id, "oops") == "has no result again"
@@ -262,22 +262,44 @@ async def test_organiser_role_and_settings(store, leagues) -> None:
     assert log[0].action == "settings" and "table_size: 4 → 5" in log[0].detail
 
 
-async def test_weekly_summary_is_due_once_a_week(store, leagues, clock) -> None:
+async def test_the_weekly_summary_is_due_once_a_week(store, leagues, clock) -> None:
+    """The summary's timer (bot.league.timers): armed when a summary channel is set for an
+    open season, due at once when none was posted, then a week after the last one; a claim
+    marks it posted once; no channel or no open season, no timer."""
     lg = await _league(leagues, [1], sub=False)
-    assert await leagues.summaries_due() == []
+    assert await store.league_timers(lg.id) == []
     await leagues.configure(lg, MOD, {"summary_channel": 999})
-    assert [(x.id, ch) for x, ch in await leagues.summaries_due()] == [(lg.id, 999)]
-    assert await leagues.summaries_due() == []
-    clock.t += timedelta(days=7)
-    assert len(await leagues.summaries_due()) == 1
+    (timer,) = await store.league_timers(lg.id)
+    assert (timer.kind, timer.due_at) == ("summary", clock.t.timestamp())
+    assert await leagues.claim_summary(lg) == 999
+    assert await leagues.claim_summary(lg) is None  # posted: not again this week
+    (timer,) = await store.league_timers(lg.id)
+    assert timer.due_at == (clock.t + timedelta(days=7)).timestamp()
+    clock.t += timedelta(days=3)
+    await leagues.configure(lg, MOD, {"table_size": 3})  # a re-arm keeps the due time
+    assert await store.league_timers(lg.id) == [timer]
+    assert await leagues.claim_summary(lg) is None
+    clock.t += timedelta(days=4)
+    assert await leagues.claim_summary(lg) == 999
+    await leagues.configure(lg, MOD, {"summary_channel": None})
+    assert await store.league_timers(lg.id) == []
+    assert await leagues.claim_summary(lg) is None
+    await leagues.configure(lg, MOD, {"summary_channel": 998})
+    (timer,) = await store.league_timers(lg.id)
+    assert timer.due_at == (clock.t + timedelta(days=7)).timestamp()  # a week after the last
+    await leagues.end_season(lg, MOD)
+    assert await store.league_timers(lg.id) == []
 
 
-async def test_due_rounds_for_the_ticker(store, leagues, clock) -> None:
+async def test_a_round_window_is_a_timer_until_the_round_begins(store, leagues, clock) -> None:
     lg = await _league(leagues)
     await leagues.start_round(lg, MOD, guild_id=GUILD, seed=lambda: next(seeds))
-    assert await store.due_league_rounds("2026-11-23T18:29:00Z") == []
-    assert await store.due_league_rounds("2026-11-23T18:31:00Z") == [(lg.id, GUILD,
-                                                                       "Friday League")]
+    (timer,) = await store.league_timers(lg.id)
+    assert timer.kind == "round"
+    assert timer.due_at == datetime(2026, 11, 23, 18, 30, tzinfo=UTC).timestamp()
+    clock.t += timedelta(minutes=31)
+    await leagues.begin_round(lg, None)
+    assert await store.league_timers(lg.id) == []
 
 
 def test_round_turn_limit_fits_the_game_into_the_deadline() -> None:
@@ -300,7 +322,7 @@ async def test_ai_seats_fill_a_table_and_never_earn_anything(store, leagues, gam
         await games.join(t.channel_id, uid, f"user{uid}")
     (_, begun) = await leagues.begin_round(lg, MOD, force=True)
     assert begun[0].ai_seats == ("AI 1",) and begun[0].no_shows == ()
-    await games.start(t.channel_id, MOD, is_mod=True)
+    assert begun[0].game.status is GameStatus.ACTIVE  # begin_round started it
     out = await _play_out(games, t.channel_id)
     assert len(out.state.ranking) == 3
     st = await leagues.standings(lg)
@@ -350,8 +372,7 @@ async def _kicked_seat_with_races(leagues, games, seed: int) -> tuple[object, ob
 
 async def test_an_award_keeps_a_kicked_members_seat_and_races(store, leagues, games) -> None:
     lg, game, races = await _kicked_seat_with_races(leagues, games, seed=21)
-    rec = await leagues.award(lg, MOD, game.id, [3, 1, 2], "dispute",
-                              stop=lambda g: games.end(g.channel_id, MOD))
+    rec = await leagues.award(lg, MOD, game.id, [3, 1, 2], "dispute")
     kicked = next(p for p in rec.placings if p.user_id == 3)
     assert (kicked.seat, kicked.races, kicked.rank) == ("user3", races, 1)
     _, csv_text, _ = await leagues.export(lg)
@@ -380,3 +401,19 @@ async def test_an_award_of_a_finished_game_keeps_the_coins_it_was_played_to(
     _, csv_text, _ = await leagues.export(lg)
     rows = _csv_rows(csv_text)
     assert {u: int(rows[u]["coins"]) for u in order} == {u: played[u].coins for u in order}
+
+
+async def test_a_table_ended_before_the_round_begins_is_left_out(store, leagues, games, clock
+                                                                 ) -> None:
+    """A moderator ended one table's lobby (/sw-mod end): the round begins the other
+    tables, and that one stays ended."""
+    lg = await _league(leagues)
+    r = await leagues.start_round(lg, MOD, guild_id=GUILD, seed=lambda: next(seeds))
+    gone, kept = r.tables
+    for t in r.tables:
+        for uid in t.players:
+            await games.join(t.channel_id, uid, f"user{uid}")
+    await games.end(gone.channel_id, MOD)
+    _, begun = await leagues.begin_round(lg, MOD, force=True)
+    assert [(t.table, t.game.status) for t in begun] == [(kept.number, GameStatus.ACTIVE)]
+    assert (await store.get_game(gone.game_id)).status is GameStatus.ENDED

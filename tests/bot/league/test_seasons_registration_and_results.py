@@ -353,7 +353,7 @@ async def test_concurrent_recording_writes_once(store: Store, leagues: LeagueSer
 async def test_embed_and_texts(store: Store, leagues: LeagueService) -> None:
     from types import SimpleNamespace
 
-    from bot.cogs.league import rating_text, result_text, standings_embed
+    from bot.chat.league_texts import rating_text, result_text, standings_embed
 
     lg = await _season(leagues, ANN, BOB, CID)
     gid = await _finished_game(store, leagues, lg, CH, [(ANN, 1, 30), (BOB, 2, 25), (CID, 3, 9)])
@@ -415,7 +415,7 @@ async def test_results_from_before_the_migration_are_rated(tmp_path: Path) -> No
     store = await open_store(str(db))
     try:
         assert await store.schema_version() >= 5
-        lg_service = LeagueService(store)
+        lg_service = LeagueService(store, GameService(store))
         lg = await lg_service.league(1)
         st = await lg_service.standings(lg, "S1")
         from bot.league.standings import Placing, PlayedGame

@@ -1,0 +1,131 @@
+"""`python -m ai gauntlet`: an AI level against every gauntlet opponent, seat-rotated.
+
+For each level and each opponent (the four styles, random, easy and normal) it plays
+`--games` games: in 2p the level against one opponent, in 4p the level against three
+copies of it; the level sits in every seat in turn. It prints, per level, a table with the
+level's win share (95% Wilson interval), mean rank, coin margin (own coins minus the best
+other seat's) and decision times per opponent, then OpenSkill ratings (Plackett-Luce,
+`rating.py`) over all the games of that table.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import sys
+import time
+from multiprocessing import Pool
+
+from ..arena import SeatResult, pct, play, wilson
+from .rating import rate_specs
+from .styles import STYLES
+
+OPPONENTS: tuple[str, ...] = (*STYLES, "random", "easy", "normal")
+
+
+def seats(level: str, opponent: str, board: str) -> list[str]:
+    n = 2 if board.endswith("2p") else int(board[-2])
+    return [level] + [opponent] * (n - 1)
+
+
+def _game(task: tuple[list[str], str, int]) -> list[SeatResult]:
+    specs, board, seed = task
+    return play(specs, board, seed)
+
+
+def plan(level: str, opponents: list[str], games: int, board: str, seed: int) -> list[tuple]:
+    """Every game to play: (opponent, seat specs rotated, the level's seat, board, seed)."""
+    out = []
+    for opp in opponents:
+        base = seats(level, opp, board)
+        n = len(base)
+        for g in range(games):
+            k = g % n
+            out.append((opp, base[k:] + base[:k], (n - k) % n, board, seed + g))
+    return out
+
+
+def run(level: str, opponents: list[str], games: int, board: str, seed: int,
+        procs: int = 1, out=sys.stdout, progress=sys.stderr) -> dict:
+    """Play the gauntlet for one level; print its table; return the figures."""
+    tasks = plan(level, opponents, games, board, seed)
+    results: list[tuple[str, int, list[SeatResult]]] = []
+    t0 = time.perf_counter()
+    jobs = [(specs, b, s) for _, specs, _, b, s in tasks]
+    if procs > 1:
+        with Pool(procs) as pool:
+            for i, res in enumerate(pool.imap(_game, jobs)):
+                results.append((tasks[i][0], tasks[i][2], res))
+                _progress(progress, len(results), len(tasks), t0)
+    else:
+        for i, job in enumerate(jobs):
+            results.append((tasks[i][0], tasks[i][2], _game(job)))
+            _progress(progress, len(results), len(tasks), t0)
+    rows = {}
+    for opp in opponents:
+        mine = [res[k] for o, k, res in results if o == opp]
+        wins = sum(r.share for r in mine)
+        times = [t for r in mine for t in r.times]
+        rows[opp] = {
+            "games": len(mine), "win_share": wins / len(mine), "ci": wilson(wins, len(mine)),
+            "mean_rank": statistics.fmean(r.rank for r in mine),
+            "margin": statistics.fmean(r.margin for r in mine),
+            "p50_ms": pct(times, 0.5) * 1e3, "p95_ms": pct(times, 0.95) * 1e3,
+            "max_ms": max(times) * 1e3,
+            "opponent_strays": sum(r.strays for o, k, res in results if o == opp
+                                   for i, r in enumerate(res) if i != k),
+        }
+
+    def label(r: SeatResult, measured: bool) -> str:
+        return r.spec if measured or r.spec != level else f"{r.spec} (opponent)"
+    ratings = rate_specs([[(label(r, i == k), r.rank) for i, r in enumerate(res)]
+                          for _, k, res in results])
+    table = {"level": level, "board": board, "games": games, "seed": seed, "rows": rows,
+             "ratings": {k: {"mu": v.mu, "sigma": v.sigma, "ordinal": v.ordinal}
+                         for k, v in ratings.items()},
+             "seconds": time.perf_counter() - t0}
+    if out is not None:
+        write_table(table, out)
+    return table
+
+
+def _progress(stream, done: int, total: int, t0: float) -> None:
+    if stream is not None and (done % max(1, total // 20) == 0 or done == total):
+        stream.write(f"  {done}/{total} games, {time.perf_counter() - t0:.0f} s\n")
+        stream.flush()
+
+
+def write_table(t: dict, out) -> None:
+    par = 100 / (2 if t["board"].endswith("2p") else int(t["board"][-2]))
+    out.write(f"\n{t['level']} on {t['board']}: {t['games']} games per opponent, seats "
+              f"rotated, seed {t['seed']} (par {par:.0f}%)\n")
+    out.write(f"{'opponent':<22} {'games':>5} {'win share':>9} {'95% CI':>13} "
+              f"{'mean rank':>9} {'margin':>7} {'p50 ms':>7} {'p95 ms':>7} {'max ms':>7}\n")
+    for opp, r in t["rows"].items():
+        lo, hi = r["ci"]
+        label = opp if t["board"].endswith("2p") else f"3x {opp}"
+        out.write(f"{label:<22} {r['games']:>5} {r['win_share'] * 100:>8.1f}% "
+                  f"{lo * 100:>5.1f}-{hi * 100:<5.1f}% {r['mean_rank']:>9.2f} "
+                  f"{r['margin']:>+7.1f} {r['p50_ms']:>7.1f} {r['p95_ms']:>7.1f} "
+                  f"{r['max_ms']:>7.0f}\n")
+    strays = sum(r["opponent_strays"] for r in t["rows"].values())
+    out.write(f"OpenSkill (Plackett-Luce, all {sum(r['games'] for r in t['rows'].values())} "
+              f"games of this table; ordinal = mu - 3 sigma):\n")
+    for spec, v in sorted(t["ratings"].items(), key=lambda kv: -kv[1]["ordinal"]):
+        out.write(f"  {spec:<18} mu {v['mu']:6.2f}  sigma {v['sigma']:5.2f}  "
+                  f"ordinal {v['ordinal']:6.2f}\n")
+    out.write(f"gauntlet decisions refused by the rules: {strays}; "
+              f"{t['seconds']:.0f} s\n")
+    out.flush()
+
+
+def main(args) -> int:
+    levels = [x.strip() for x in args.level.split(",") if x.strip()]
+    opponents = [x.strip() for x in args.opponents.split(",") if x.strip()]
+    tables = []
+    for level in levels:
+        tables.append(run(level, opponents, args.games, args.board, args.seed, args.procs))
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as f:
+            json.dump(tables, f, indent=1)
+    return 0
