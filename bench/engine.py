@@ -13,8 +13,9 @@ its runs and the ratio REV / this (above 1: this checkout is faster). The machin
 drifts, so only the ratio, measured in the same run, means anything. The games are the
 same move for move: the choice is kept to what the rules before issue 18 allowed
 (bench/_same_games.py), and a game's time is the CPU time the engine spends on it:
-new_game, then legal_actions and apply at each of its positions, timed on a record of the
-game (the thread's own CPU time, so that waiting for a busy core does not count).
+new_game, then legal_actions and apply at each of its positions, timed on a replay of the
+recorded game from fresh states (the thread's own CPU time, so that waiting for a busy core
+does not count).
 """
 
 from __future__ import annotations
@@ -74,12 +75,14 @@ def main(games: int = 200) -> None:
 def same_game(board: str, n: int, seed: int, read_events: bool = False) -> tuple[float, int]:
     """A seeded random game under the old rules' choice; the engine's time and its actions.
 
-    The game is played once to record its positions and actions, then the engine's own
-    work is timed on the record in one stretch: new_game, then legal_actions and apply at
-    every step. The time is the thread's CPU time (on a machine shared with other jobs,
-    wall time also counts the waits for a core), read once per game (reading it costs
-    ~0.75 us, as much as a tenth of a step). With `read_events` each step's events are read
-    too (this engine builds its event models when they are first read; a playout does not)."""
+    The game is played once to record its actions, then the engine's own work is timed on
+    a replay of the record in one stretch: new_game, then legal_actions and apply at every
+    step, each on the state the replay's previous apply returned (fresh states: nothing an
+    engine keeps on a state from the recording is found again). The time is the thread's
+    CPU time (on a machine shared with other jobs, wall time also counts the waits for a
+    core), read once per game (reading it costs ~0.75 us, as much as a tenth of a step).
+    With `read_events` each step's events are read too (this engine builds its event
+    models when they are first read; a playout does not)."""
     rnd = random.Random(seed)
     old = OldRules()
     names = NAMES[:n]
@@ -89,20 +92,26 @@ def same_game(board: str, n: int, seed: int, read_events: bool = False) -> tuple
         action = rnd.choice(old.filter(s, engine.legal_actions(s)))
         step = engine.apply(s, action)
         old.played(action, step.events)
-        record.append((s, action))
+        record.append(action)
         s = step.state
+    final = engine.dump_state(s)
     legal, apply_ = engine.legal_actions, engine.apply
     t0 = time.thread_time()
-    engine.new_game(board, names, seed)
+    s = engine.new_game(board, names, seed)
     if read_events:
-        for s, action in record:
+        for action in record:
             legal(s)
-            apply_(s, action).events  # noqa: B018 (the read is what is timed)
+            step = apply_(s, action)
+            step.events  # noqa: B018 (the read is what is timed)
+            s = step.state
     else:
-        for s, action in record:
+        for action in record:
             legal(s)
-            apply_(s, action)
-    return time.thread_time() - t0, len(record)
+            s = apply_(s, action).state
+    took = time.thread_time() - t0
+    if engine.dump_state(s) != final:
+        raise SystemExit(f"{board} seed {seed}: the replay did not reach the recorded end")
+    return took, len(record)
 
 
 def worker(board: str, games: int, read_events: bool) -> None:

@@ -41,13 +41,15 @@ class Conquest(NamedTuple):
 class Reach:
     """Where one race may attack now, worked out once for a whole listing of targets.
 
-    `checks.reach` fills it from the board and asks the race and the power to widen it;
-    `checks.target_code` and `checks.cost_at` read it (one definition of conquest legality,
-    used by `apply` and `legal_actions` alike).
+    `checks.reach` fills it from the board and asks the race and the power to widen it,
+    then `settle` works out what the checks read per region; `checks.target_code` and
+    `checks.cost_at` read it (one definition of conquest legality, used by `apply` and
+    `legal_actions` alike).
     """
 
     __slots__ = ("me", "hold", "active", "held", "held_set", "race", "power", "anywhere",
-                 "enter_anywhere", "links", "sea", "peace", "base", "race_cut")
+                 "enter_anywhere", "links", "sea", "peace", "base", "race_cut", "name",
+                 "water", "free", "own_free")
 
     def __init__(self, me: int, hold: Hold, active: bool, held: tuple[int, ...], race: Race,
                  power: Power | None, peace: frozenset[int], base: tuple[int, ...],
@@ -67,6 +69,27 @@ class Reach:
         # per region: 2, +1 on a mountain, less the power's reduction (engine/checks.py)
         self.base = base
         self.race_cut = race_cut  # the race's reduction depends on what it holds: ask it
+        # worked out by `settle`, once the race and the power have widened the reach:
+        self.name = hold.race
+        self.water: tuple[bool, ...] = ()  # per region: water it may not enter
+        self.free = False  # no adjacency or entry needed (Flying; Halflings' first conquest)
+        self.own_free = False  # its own In Decline tokens add nothing to a cost (§16 #9)
+
+    def settle(self, geo: Geo, own_decline_counts: bool) -> None:
+        """The race and the power have widened the reach: the facts the checks read."""
+        self.water = _dry(geo.n) if self.sea else geo.water
+        self.free = self.anywhere or (self.enter_anywhere and not self.held)
+        self.own_free = not own_decline_counts
+
+
+_DRY: dict[int, tuple[bool, ...]] = {}
+
+
+def _dry(n: int) -> tuple[bool, ...]:
+    got = _DRY.get(n)
+    if got is None:
+        got = _DRY[n] = (False,) * n
+    return got
 
 
 class Ability:
@@ -255,6 +278,7 @@ def register_race(cls: type[R]) -> type[R]:
         raise ValueError(f"race name {cls.name!r} is empty or taken")
     RACE_RULES[cls.name] = rule = cls()
     _claim(rule)
+    _drop_kits()
     return cls
 
 
@@ -264,7 +288,15 @@ def register_power(cls: type[P]) -> type[P]:
         raise ValueError(f"power name {cls.name!r} is empty or taken")
     POWER_RULES[cls.name] = rule = cls()
     _claim(rule)
+    _drop_kits()
     return cls
+
+
+def _drop_kits() -> None:
+    """A race or power registered: kits are made anew (those kept on holds too)."""
+    for kit in _KITS.values():
+        kit.stale = True
+    _KITS.clear()
 
 
 def race_rule(name: str) -> Race:
@@ -283,14 +315,69 @@ def power_rule(name: str) -> Power:
         raise ValueError(f"unknown power {name!r}") from None
 
 
-def abilities_of(h: Hold) -> tuple[Ability, ...]:
-    """The race and (when it has one) the power of a hold."""
-    key = (h.race, h.power)
-    got = _ABILITIES.get(key)
-    if got is None:
-        got = (race_rule(h.race),) + (() if h.power is None else (power_rule(h.power),))
-        _ABILITIES[key] = got
+def _overrides(ab: Ability, hook: str) -> bool:
+    """Whether the race or power overrides `hook` (the default does nothing)."""
+    base = Race if isinstance(ab, Race) else Power
+    return getattr(type(ab), hook) is not getattr(base, hook)
+
+
+class Kit:
+    """The race and power of a hold, and for each hook the ones of them that override it.
+
+    A hook left at its default does nothing, so the turn and the listing call only the
+    overriding ones (the same result, without a call per no-op hook on every action)."""
+
+    __slots__ = ("race", "power", "abilities", "before_conquests", "conquests",
+                 "redeploy_actions", "on_conquer", "on_conquests_end", "on_turn_end",
+                 "scores", "replaces", "redeploy_bonus", "conquering_begun", "declines_late",
+                 "pieces", "stale")
+
+    def __init__(self, race: Race, power: Power | None) -> None:
+        self.race = race
+        self.power = power
+        self.stale = False  # a race or power registered since: look it up again
+        self.abilities: tuple[Ability, ...] = (race,) if power is None else (race, power)
+        mine = self._overriding
+        self.before_conquests = mine("before_conquests")
+        self.conquests = mine("conquests")
+        self.redeploy_actions = mine("redeploy_actions")
+        self.on_conquer = mine("on_conquer")
+        self.on_conquests_end = mine("on_conquests_end")
+        self.on_turn_end = mine("on_turn_end")
+        # Race.income / Power.income overridden: a turn's score asks them
+        self.scores = bool(mine("income"))
+        # the power puts pieces back at the end of others' turns (pieces_to_replace)
+        self.replaces = power is not None and _overrides(power, "pieces_to_replace")
+        self.redeploy_bonus = _overrides(race, "redeploy_bonus")
+        self.conquering_begun = power is not None and _overrides(power, "conquering_begun")
+        self.declines_late = power is not None and _overrides(power, "declines_after_expanding")
+        # piece -> the one of the two that places it
+        self.pieces: dict[str, Ability] = {}
+        for ab in reversed(self.abilities):
+            if ab.piece is not None:
+                self.pieces[ab.piece] = ab
+
+    def _overriding(self, hook: str) -> tuple[Ability, ...]:
+        return tuple(ab for ab in self.abilities if _overrides(ab, hook))
+
+
+def kit_of(h: Hold) -> Kit:
+    """The race and power of a hold, with their overriding hooks (see `Kit`); kept on the
+    hold (and its copies) once found."""
+    got = h.kit
+    if got is None or got.stale:
+        key = (h.race, h.power)
+        got = _KITS.get(key)
+        if got is None:
+            got = _KITS[key] = Kit(race_rule(h.race),
+                                   None if h.power is None else power_rule(h.power))
+        h.kit = got
     return got
 
 
-_ABILITIES: dict[tuple[str, str | None], tuple[Ability, ...]] = {}
+def abilities_of(h: Hold) -> tuple[Ability, ...]:
+    """The race and (when it has one) the power of a hold."""
+    return kit_of(h).abilities
+
+
+_KITS: dict[tuple[str, str | None], Kit] = {}

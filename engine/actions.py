@@ -159,22 +159,25 @@ A = TypeVar("A", bound=_Action)
 
 def trusted(cls: type[A]) -> Callable[..., A]:
     """A fast constructor for actions the engine itself built (no validation)."""
+    # actions are frozen, so equal ones may be shared: keep the recent ones
+    return lru_cache(maxsize=1 << 16)(_builder(cls))
+
+
+def _builder(cls: type[A]) -> Callable[..., A]:
+    """Build an action of `cls` from trusted values (no validation, no cache)."""
     defaults = {name: f.default for name, f in cls.model_fields.items() if not f.is_required()}
     new = cls.__new__
     setattr_ = object.__setattr__
 
     def make(**values: Any) -> A:
         m = new(cls)
-        d = dict(defaults)
-        d.update(values)
-        setattr_(m, "__dict__", d)
+        setattr_(m, "__dict__", {**defaults, **values})
         setattr_(m, "__pydantic_fields_set__", set(values))
         setattr_(m, "__pydantic_extra__", None)
         setattr_(m, "__pydantic_private__", None)
         return m
 
-    # actions are frozen, so equal ones may be shared: keep the recent ones
-    return lru_cache(maxsize=1 << 16)(make)
+    return make
 
 
 def parse_action(obj: dict[str, Any] | str | bytes) -> Action:
@@ -193,3 +196,68 @@ def parse_action(obj: dict[str, Any] | str | bytes) -> Action:
         where = ".".join(str(p) for p in first.get("loc", ())) or "action"
         raise InvalidAction.refuse("malformed", field=where,
                                   problem=str(first.get("msg", "invalid"))) from None
+
+
+_end = trusted(End)
+_decline = trusted(Decline)
+# `Listed` keeps what it builds: no second cache
+_deploy = _builder(Deploy)
+_move = _builder(Move)
+_conquer = _builder(Conquer)
+_reinforce = _builder(Reinforce)
+
+
+class Listed:
+    """One player's actions as `legal_actions` lists them, each built once and then shared
+    (actions are frozen): a listing reads them here instead of building or looking them up
+    one by one. The deploys onto a region and the moves between two regions are kept as
+    runs, every count from 1 up to the most asked so far; a listing takes the first `count`.
+    """
+
+    __slots__ = ("name", "end", "decline", "conquer", "reinforce", "deploys", "moves")
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.end = _end(player=name)
+        self.decline = _decline(player=name)
+        # by the `race` field (None, or "decline" for In Decline Ghouls): region -> action
+        self.conquer: dict[str | None, dict[int, Conquer]] = {None: {}, "decline": {}}
+        self.reinforce: dict[str | None, dict[int, Reinforce]] = {None: {}, "decline": {}}
+        self.deploys: dict[int, list[Deploy]] = {}  # region -> run
+        self.moves: dict[int, dict[int, list[Move]]] = {}  # from -> to -> run
+
+    def conquer_at(self, region: int, race: str | None) -> Conquer:
+        got = self.conquer[race].get(region)
+        if got is None:
+            got = self.conquer[race][region] = _conquer(player=self.name, region=region,
+                                                         race=race)
+        return got
+
+    def reinforce_at(self, region: int, race: str | None) -> Reinforce:
+        got = self.reinforce[race].get(region)
+        if got is None:
+            got = self.reinforce[race][region] = _reinforce(player=self.name, region=region,
+                                                             race=race)
+        return got
+
+    def deploy_run(self, region: int, hand: int) -> list[Deploy]:
+        """The deploys of 1..at least `hand` tokens onto `region`."""
+        run = self.deploys.setdefault(region, [])
+        name = self.name
+        run += [_deploy(player=name, region=region, count=c)
+                for c in range(len(run) + 1, hand + 1)]
+        return run
+
+    def move_run(self, f: int, to: int, spare: int) -> list[Move]:
+        """The moves of 1..at least `spare` tokens from `f` to `to`."""
+        run = self.moves.setdefault(f, {}).setdefault(to, [])
+        name = self.name
+        run += [_move(player=name, from_=f, to=to, count=c)
+                for c in range(len(run) + 1, spare + 1)]
+        return run
+
+
+@lru_cache(maxsize=256)
+def listed(name: str) -> Listed:
+    """The cached actions of player `name` (see `Listed`)."""
+    return Listed(name)

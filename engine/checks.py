@@ -5,8 +5,6 @@ actions these checks let through, and `rules.py` raises what they return."""
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from . import errors as E
 from .ability import (
     PIECE_OWNERS,
@@ -14,11 +12,9 @@ from .ability import (
     Power,
     Race,
     Reach,
-    abilities_of,
-    power_rule,
-    race_rule,
+    kit_of,
 )
-from .actions import Action, Conquer, Reinforce, trusted
+from .actions import Action, listed
 from .geo import Geo
 from .queries import (
     DEFENCE_PIECES,
@@ -36,8 +32,9 @@ def reach(s: GameState, me: int, hold: Hold, active: bool,
     """Where `hold` (the Active race, or an In Decline one that conquers) may attack now."""
     if held is None:
         held = race_regions(s, hold.race)
-    race = race_rule(hold.race)
-    power = power_rule(hold.power) if active and hold.power else None
+    kit = kit_of(hold)
+    race = kit.race
+    power = kit.power if active else None
     peace = (frozenset(d for d, ally in s.peace if ally == me) if active and s.peace
              else _NO_PEACE)
     geo = s.geo
@@ -46,6 +43,7 @@ def reach(s: GameState, me: int, hold: Hold, active: bool,
     race.reach(geo, r)
     if power is not None:
         power.reach(geo, r)
+    r.settle(geo, s.options.get("own_decline_counts", True))
     return r
 
 
@@ -62,14 +60,24 @@ def _cuts(race: Race) -> bool:
 
 
 def candidates(s: GameState, r: Reach) -> list[int]:
-    """Regions worth checking as targets, in id order (a superset of the legal ones)."""
+    """Regions worth checking as targets, in id order: a superset of the legal ones, less
+    those `target_code` refuses on the board's facts alone (the race's own regions, water
+    when it does not sail, non-entry regions for a first conquest that needs one)."""
+    geo = s.geo
     held = r.held
-    if not held or r.anywhere:
-        return list(range(s.geo.n))
-    nbrs = s.geo.nbrs
+    if not held:
+        if r.anywhere or r.enter_anywhere:
+            return list(geo.ids if r.sea else geo.land)
+        return list(geo.entries if r.sea else geo.land_entries)
+    mine = r.held_set
+    if r.anywhere:
+        return [x for x in (geo.ids if r.sea else geo.land) if x not in mine]
+    nbrs = geo.nbrs
     out: set[int] = set(r.links)
-    for x in held:
-        out |= nbrs[x]
+    out = out.union(*[nbrs[x] for x in held])
+    out -= mine
+    if not r.sea:
+        out -= geo.waters
     return sorted(out)
 
 
@@ -81,13 +89,17 @@ T_OK, T_UNKNOWN, T_MINE, T_WATER, T_IMMUNE, T_PEACE, T_ENTRY, T_ADJ = range(8)
 
 def target_code(s: GameState, rid: int, r: Reach) -> int:
     """T_OK when the race of `r` may attack region `rid`, else the reason (T_* constants)."""
-    geo = s.geo
-    if not 0 <= rid < geo.n:
+    if not 0 <= rid < s.geo.n:
         return T_UNKNOWN
+    return _code(s, rid, r)
+
+
+def _code(s: GameState, rid: int, r: Reach) -> int:
+    """`target_code` for a region of the board (the listing's candidates are)."""
     a = s.areas[rid]
-    if a.race == r.hold.race:
+    if a.race == r.name:
         return T_MINE
-    if geo.water[rid] and not r.sea:
+    if r.water[rid]:
         return T_WATER
     owner = a.owner
     if owner >= 0 and owner != r.me:
@@ -95,15 +107,13 @@ def target_code(s: GameState, rid: int, r: Reach) -> int:
             return T_IMMUNE
         if owner in r.peace and not a.decline:
             return T_PEACE
-    if not r.held:
-        if r.enter_anywhere or r.anywhere or geo.entry[rid]:
-            return T_OK
-        return T_ENTRY
-    if r.anywhere or rid in r.links:
+    if r.free:
         return T_OK
-    if r.held_set.isdisjoint(geo.nbrs[rid]):
-        return T_ADJ
-    return T_OK
+    if not r.held:
+        return T_OK if s.geo.entry[rid] else T_ENTRY
+    if rid in r.links or not r.held_set.isdisjoint(s.geo.nbrs[rid]):
+        return T_OK
+    return T_ADJ
 
 
 def cost_at(s: GameState, rid: int, r: Reach) -> int:
@@ -115,7 +125,7 @@ def cost_at(s: GameState, rid: int, r: Reach) -> int:
         cost += 1
     if a.pieces:
         cost += sum(map(_DEFENCE.__contains__, a.pieces))
-    if a.owner == r.me and a.decline and not s.options.get("own_decline_counts", True):
+    if r.own_free and a.owner == r.me and a.decline:
         cost -= a.tokens
     if r.race_cut:
         cost -= r.race.cost_reduction(s.geo, r.held_set, rid)
@@ -177,42 +187,44 @@ def targets(s: GameState, r: Reach, decline_field: str | None = None,
     name = s.players[r.me]
     hand = r.hold.hand
     power = r.power
-    t = s.turn
     decline = not r.active
     with_die = power is None or power.reinforce_error() is None
+    adjust = power.adjust_cost if power is not None and _adjusts(power) else None
+    t = s.turn
+    mine = listed(name)
+    conquers = mine.conquer[decline_field]
     for rid in candidates(s, r):
-        if target_code(s, rid, r) != T_OK:
+        if _code(s, rid, r) != T_OK:
             continue
         cost = cost_at(s, rid, r)
-        if power is not None:
-            cost = power.adjust_cost(t, cost)
+        if adjust is not None:
+            cost = adjust(t, cost)
         if cost <= hand:
-            a = conquer_at(name, rid, decline_field)
+            a = conquers.get(rid)
+            if a is None:
+                a = mine.conquer_at(rid, decline_field)
             if actions is None:
                 out.append(Conquest(a, rid, cost, 0, decline))
             else:
                 actions.append(a)
         elif with_die and cost - hand <= 3:
-            a = reinforce_at(name, rid, decline_field)
+            again = mine.reinforce_at(rid, decline_field)
             if actions is None:
-                out.append(Conquest(a, rid, cost, cost - hand, decline))
+                out.append(Conquest(again, rid, cost, cost - hand, decline))
             else:
-                actions.append(a)
+                actions.append(again)
     return out
 
 
-@lru_cache(maxsize=1 << 14)
-def conquer_at(name: str, region: int, race: str | None) -> Action:
-    return _conquer(player=name, region=region, race=race)
+_ADJUSTS: dict[Power, bool] = {}
 
 
-@lru_cache(maxsize=1 << 14)
-def reinforce_at(name: str, region: int, race: str | None) -> Action:
-    return _reinforce(player=name, region=region, race=race)
-
-
-_conquer = trusted(Conquer)
-_reinforce = trusted(Reinforce)
+def _adjusts(power: Power) -> bool:
+    """Whether the power overrides `adjust_cost` (else it is not asked, per region)."""
+    got = _ADJUSTS.get(power)
+    if got is None:
+        got = _ADJUSTS[power] = type(power).adjust_cost is not Power.adjust_cost
+    return got
 
 
 def actor_check(s: GameState, player: str) -> int:
@@ -284,7 +296,7 @@ def place_error(s: GameState, me: int, piece: str, rid: int) -> E.RulesViolation
     owner = PIECE_OWNERS.get(piece)
     if owner is None:
         return E.NoSuchPower.refuse("lairs_automatic")
-    mine = next((ab for ab in abilities_of(h) if ab.piece == piece), None)
+    mine = kit_of(h).pieces.get(piece)
     if mine is None:
         return owner.refuse_other(h)
     return mine.place_error(s, me, rid)
@@ -303,7 +315,8 @@ def decline_refusal(s: GameState, me: int) -> str | None:
     t = s.turn
     if not t.expanded and not t.picked:
         return None
-    if h.power is not None and power_rule(h.power).declines_after_expanding():
+    kit = kit_of(h)
+    if kit.declines_late and kit.power is not None and kit.power.declines_after_expanding():
         err = end_checks(s, me)
         return None if err is None else err.key
     return "decline_picked" if t.picked else "decline_expanded"

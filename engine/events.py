@@ -365,6 +365,13 @@ class EventLog:
     def __init__(self) -> None:
         self.raw: list[tuple[type[Event], dict[str, Any]]] = []
 
+    @classmethod
+    def fresh(cls) -> EventLog:
+        """An empty log, made without __init__ (one per action: this is faster)."""
+        log = _new(cls)
+        log.raw = []
+        return log
+
     def add(self, cls: type[Event], /, **values: Any) -> None:
         self.raw.append((cls, values))
 

@@ -22,6 +22,13 @@ class Geo:
     entry: tuple[bool, ...]
     coastal: tuple[bool, ...]
     caverns: frozenset[int]
+    # region ids, in order: every region, the land ones, the entry ones, the land entry ones
+    ids: tuple[int, ...]
+    land: tuple[int, ...]
+    entries: tuple[int, ...]
+    land_entries: tuple[int, ...]
+    waters: frozenset[int]
+    mountain_nbrs: tuple[frozenset[int], ...]  # per region: its neighbours that are mountains
 
     @classmethod
     def of(cls, board: data.Board) -> Geo:
@@ -41,6 +48,13 @@ class Geo:
                 (not water[r.id]) and any(water[n] for n in r.neighbours) for r in regs
             ),
             caverns=frozenset(r.id for r in regs if "cavern" in r.symbols),
+            ids=tuple(r.id for r in regs),
+            land=tuple(r.id for r in regs if not water[r.id]),
+            entries=tuple(r.id for r in regs if r.entry),
+            land_entries=tuple(r.id for r in regs if r.entry and not water[r.id]),
+            waters=frozenset(r.id for r in regs if water[r.id]),
+            mountain_nbrs=tuple(frozenset(n for n in r.neighbours
+                                          if regs[n].terrain == "mountain") for r in regs),
         )
 
 

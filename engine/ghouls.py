@@ -15,7 +15,7 @@ from __future__ import annotations
 from enum import Enum
 
 from . import errors as E
-from .ability import DeclineRule, race_rule
+from .ability import DeclineRule, kit_of, race_rule
 from .events import Deployed, EventLog
 from .queries import hold_w, player_name, race_regions
 from .state import CONQUEST, PICK, SURVIVORS, GameState, Hold, Part, dump_pairs, load_pairs
@@ -40,18 +40,22 @@ READY: Part[tuple[tuple[int, int], ...]] = Part("ghoul_ready", (), dump_pairs, l
 def conqueror(s: GameState, me: int) -> Hold | None:
     """The player's In Decline race that still acts on their turn (their Ghouls), if any."""
     for h in s.seats[me].declines:
-        if race_rule(h.race).in_decline is not None:
+        if kit_of(h).race.in_decline is not None:
             return h
     return None
 
 
+_PHASE: str = PHASE.name  # its key in Turn.parts
+
+
 def phase(s: GameState) -> GhoulPhase:
-    return s.turn.get(PHASE)
+    phase: GhoulPhase = s.turn.parts.get(_PHASE, G_CONQUER)  # s.turn.get(PHASE), read often
+    return phase
 
 
 def acting(s: GameState, me: int) -> Hold | None:
     """The Ghouls while their part of this turn is not over (None otherwise)."""
-    if s.turn.get(PHASE) is G_DONE:
+    if s.turn.parts.get(_PHASE, G_CONQUER) is G_DONE:
         return None
     return conqueror(s, me)
 

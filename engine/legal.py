@@ -7,16 +7,16 @@ from __future__ import annotations
 from functools import lru_cache
 
 from . import ghouls
-from .ability import Conquest, abilities_of, power_rule
+from .ability import Conquest, kit_of
 from .actions import (
     Abandon,
     Action,
-    Decline,
     Deploy,
     End,
-    Move,
+    Listed,
     Pick,
     Place,
+    listed,
     trusted,
 )
 from .checks import decline_refusal, end_checks, place_error, reach, targets
@@ -29,9 +29,7 @@ __all__ = ["Conquest", "legal_actions", "legal_conquests"]
 
 _pick = trusted(Pick)
 _abandon = trusted(Abandon)
-_decline = trusted(Decline)
 _deploy = trusted(Deploy)
-_move = trusted(Move)
 _place = trusted(Place)
 _end = trusted(End)
 
@@ -62,34 +60,36 @@ def legal_actions(s: GameState) -> list[Action]:
         if not s.row:
             return [_end(player=name)]
         return [_pick(player=name, slot=i) for i in range(len(s.row)) if i <= seat.coins]
+    mine = listed(name)
     out: list[Action] = []
     if decline_refusal(s, me) is None:
-        out.append(_decline(player=name))
+        out.append(mine.decline)
     g = ghouls.acting(s, me)
     if g is not None:
         held = race_regions(s, g.race)
         if ghouls.may_conquer(s, g):
             targets(s, reach(s, me, g, False, held), "decline", out)
-        _redeploy(s, g, held, name, g.hand, out)
+        _redeploy(s, held, mine, g.hand, out)
         s = _active_view(s, me)
     h = s.seats[me].active
     assert h is not None
     t = s.turn
     held = race_regions(s, h.race)
-    abilities = abilities_of(h)
+    kit = kit_of(h)
     if stage is CONQUEST and not t.ended:
-        power = power_rule(h.power) if h.power else None
-        if not t.n_conquests and not (power is not None and power.conquering_begun(t)):
-            out.extend(_abandon(player=name, region=r) for r in held)
+        p = kit.power
+        if not t.n_conquests and not (kit.conquering_begun and p is not None
+                                      and p.conquering_begun(t)):
+            out += _abandons(name, held)
         if h.hand >= 1:
-            for ab in abilities:
+            for ab in kit.before_conquests:
                 out.extend(ab.before_conquests(s, me, h))
             _active_conquests(s, me, h, held, out)
-    _redeploy(s, h, held, name, h.hand + pending_bonus(s, me), out)
-    for ab in abilities:
+    _redeploy(s, held, mine, h.hand + pending_bonus(s, me), out)
+    for ab in kit.redeploy_actions:
         out.extend(ab.redeploy_actions(s, me, h, held))
     if end_checks(s, me) is None:
-        out.append(_end(player=name))
+        out.append(mine.end)
     return out
 
 
@@ -118,7 +118,7 @@ def _active_conquests(s: GameState, me: int, h: Hold, held: tuple[int, ...],
     (with `actions`, only their actions, appended there)."""
     r = reach(s, me, h, True, held)
     out = targets(s, r, None, actions)
-    for ab in abilities_of(h):
+    for ab in kit_of(h).conquests:
         own = ab.conquests(s, me, h, r)
         if actions is None:
             out.extend(own)
@@ -127,33 +127,38 @@ def _active_conquests(s: GameState, me: int, h: Hold, held: tuple[int, ...],
     return out
 
 
-@lru_cache(maxsize=1 << 14)
-def _deploys(name: str, region: int, hand: int) -> tuple[Action, ...]:
-    return tuple(_deploy(player=name, region=region, count=c) for c in range(1, hand + 1))
+@lru_cache(maxsize=1 << 12)
+def _abandons(name: str, held: tuple[int, ...]) -> tuple[Action, ...]:
+    return tuple(_abandon(player=name, region=r) for r in held)
 
 
-@lru_cache(maxsize=1 << 14)
-def _moves(name: str, f: int, to: int, spare: int) -> tuple[Action, ...]:
-    return tuple(_move(player=name, from_=f, to=to, count=c) for c in range(1, spare + 1))
-
-
-def _redeploy(s: GameState, h: Hold, held: tuple[int, ...], name: str, hand: int,
+def _redeploy(s: GameState, held: tuple[int, ...], mine: Listed, hand: int,
               out: list[Action]) -> None:
     """Deploys from hand (`hand`: what the hand holds once a deploy has ended the
     conquests) and moves between the race's regions (free: any region to any other)."""
     if hand:
+        deploys = mine.deploys
         for r in held:
-            out.extend(_deploys(name, r, hand))
+            run = deploys.get(r)
+            if run is None or len(run) < hand:
+                run = mine.deploy_run(r, hand)
+            out += run if len(run) == hand else run[:hand]
     if len(held) < 2:
         return
     areas = s.areas
+    moves = mine.moves
     for f in held:
         spare = areas[f].tokens - 1
         if spare < 1:
             continue
+        row = moves.get(f)
         for to in held:
             if to != f:
-                out.extend(_moves(name, f, to, spare))
+                way = row.get(to) if row is not None else None
+                if way is None or len(way) < spare:
+                    way = mine.move_run(f, to, spare)
+                    row = moves[f]
+                out += way if len(way) == spare else way[:spare]
 
 
 def _survivors(s: GameState, name: str) -> list[Action]:

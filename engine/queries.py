@@ -61,12 +61,56 @@ def race_regions(s: GameState, race: str) -> tuple[int, ...]:
     return c.get(race, ())
 
 
+def _memo(s: GameState, fact: str) -> dict[str, int] | None:
+    """The counts `fact` of a finished state (None while it is being changed: no memo)."""
+    if s._own is not None:
+        return None
+    memo = s._memo
+    if memo is None:
+        memo = s._memo = {}
+    counts = memo.get(fact)
+    if counts is None:
+        counts = memo[fact] = _PIECES(s) if fact == "pieces" else _USED(s)
+    return counts
+
+
+def _count_pieces(s: GameState) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for a in s.areas:
+        for p in a.pieces:
+            counts[p] = counts.get(p, 0) + 1
+    return counts
+
+
+def _count_used(s: GameState) -> dict[str, int]:
+    """Tokens of each race out of the box: on the map, in hand, waiting as survivors."""
+    used: dict[str, int] = {}
+    for a in s.areas:
+        r = a.race
+        if r is not None:
+            used[r] = used.get(r, 0) + a.tokens
+    for seat in s.seats:
+        for h in (seat.active, *seat.declines):
+            if h is not None:
+                used[h.race] = used.get(h.race, 0) + h.hand + h.survivors
+    return used
+
+
+_PIECES, _USED = _count_pieces, _count_used
+
+
 def n_pieces(s: GameState, piece: str) -> int:
+    counts = _memo(s, "pieces")
+    if counts is not None:
+        return counts.get(piece, 0)
     return sum(a.pieces.count(piece) for a in s.areas if a.pieces)
 
 
 def in_tray(s: GameState, race: str) -> int:
     """Tokens of `race` still in the box."""
+    counts = _memo(s, "used")
+    if counts is not None:
+        return race_rule(race).box - counts.get(race, 0)
     used = sum(a.tokens for a in s.areas if a.race == race)
     for seat in s.seats:
         for h in (seat.active, *seat.declines):

@@ -96,7 +96,7 @@ class Giants(Race):
     name = "Giants"
 
     def cost_reduction(self, geo: Geo, held: frozenset[int], rid: int) -> int:
-        return 1 if any(geo.mountain[n] for n in geo.nbrs[rid] & held) else 0
+        return 0 if held.isdisjoint(geo.mountain_nbrs[rid]) else 1
 
 
 @register_race

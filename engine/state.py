@@ -6,10 +6,13 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from . import data
 from .geo import Geo
+
+if TYPE_CHECKING:  # for the type only: engine/ability.py builds on this module
+    from .ability import Kit
 
 
 class Stage(Enum):
@@ -28,10 +31,13 @@ PICK, CONQUEST, REDEPLOY, SURVIVORS, FINISHED = (
     Stage.PICK, Stage.CONQUEST, Stage.REDEPLOY, Stage.SURVIVORS, Stage.FINISHED)
 
 
+_new = object.__new__
+
+
 class Hold:
     """A race banner held by a player, Active or In Decline, with its tokens off the board."""
 
-    __slots__ = ("race", "power", "hand", "survivors", "holes_used")
+    __slots__ = ("race", "power", "hand", "survivors", "holes_used", "kit")
 
     def __init__(self, race: str, power: str | None, hand: int = 0, survivors: int = 0,
                  holes_used: int = 0) -> None:
@@ -40,9 +46,19 @@ class Hold:
         self.hand = hand  # usable tokens in hand
         self.survivors = survivors  # defenders waiting to be placed at the end of a turn
         self.holes_used = holes_used
+        # the rules of its race and power (engine/ability.py kit_of), found on first use:
+        # not part of the state (race and power never change), so copies share it
+        self.kit: Kit | None = None
 
     def copy(self) -> Hold:
-        return Hold(self.race, self.power, self.hand, self.survivors, self.holes_used)
+        h = _new(Hold)  # without __init__: a copy is made on every write, and this is faster
+        h.race = self.race
+        h.power = self.power
+        h.hand = self.hand
+        h.survivors = self.survivors
+        h.holes_used = self.holes_used
+        h.kit = self.kit
+        return h
 
     def key(self) -> tuple[Any, ...]:
         return (self.race, self.power, self.hand, self.survivors, self.holes_used)
@@ -61,12 +77,13 @@ class Seat:
         self.declines = declines
 
     def copy(self) -> Seat:
-        return Seat(
-            self.name,
-            self.coins,
-            self.active.copy() if self.active else None,
-            tuple(h.copy() for h in self.declines),
-        )
+        s = _new(Seat)
+        s.name = self.name
+        s.coins = self.coins
+        active, declines = self.active, self.declines
+        s.active = active.copy() if active is not None else None
+        s.declines = tuple([h.copy() for h in declines]) if declines else ()
+        return s
 
     def key(self) -> tuple[Any, ...]:
         return (self.name, self.coins, self.active.key() if self.active else None,
@@ -89,8 +106,14 @@ class Area:
         self.pieces = pieces  # sorted names; "encampment" once per encampment
 
     def copy(self) -> Area:
-        return Area(self.owner, self.race, self.tokens, self.decline, self.lost_tribe,
-                    self.pieces)
+        a = _new(Area)
+        a.owner = self.owner
+        a.race = self.race
+        a.tokens = self.tokens
+        a.decline = self.decline
+        a.lost_tribe = self.lost_tribe
+        a.pieces = self.pieces
+        return a
 
     def key(self) -> tuple[Any, ...]:
         return (self.owner, self.race, self.tokens, self.decline, self.lost_tribe, self.pieces)
@@ -118,7 +141,7 @@ class Part(Generic[T]):
                  load: Callable[[Any], T] = _same) -> None:
         if name in PARTS or name in Turn.__slots__:
             raise ValueError(f"a turn part named {name!r} exists already")
-        self.name = name
+        self.name: str = name
         self.default = default
         self.dump = dump
         self.load = load
@@ -152,6 +175,9 @@ def load_ints(v: list[int]) -> tuple[int, ...]:
     return tuple(v)
 
 
+_NONE: frozenset[int] = frozenset()
+
+
 class Turn:
     """Facts about the current turn that the rules look back at. The ones that belong to a
     single race or power are its `Part`s, in `parts` (absent: the part's default)."""
@@ -165,11 +191,11 @@ class Turn:
         self.ended = False  # conquests are over (redeployment)
         self.n_conquests = 0  # conquests by the Active race
         self.n_nonempty = 0  # of them, regions that held a Lost Tribe or race tokens
-        self.attacked: frozenset[int] = frozenset()  # seats whose Active race was attacked
+        self.attacked: frozenset[int] = _NONE  # seats whose Active race was attacked
         self.ready: tuple[tuple[int, int], ...] = ()  # (region, tokens) lifted when readying
         # regions that gave and took tokens by a move this turn (facts only: moves are free)
-        self.moved_from: frozenset[int] = frozenset()
-        self.moved_to: frozenset[int] = frozenset()
+        self.moved_from: frozenset[int] = _NONE
+        self.moved_to: frozenset[int] = _NONE
         self.parts: dict[str, Any] = {}
 
     def copy(self) -> Turn:
@@ -183,7 +209,7 @@ class Turn:
         t.ready = self.ready
         t.moved_from = self.moved_from
         t.moved_to = self.moved_to
-        t.parts = dict(self.parts)
+        t.parts = self.parts.copy()
         return t
 
     def get(self, part: Part[T]) -> T:
@@ -250,6 +276,9 @@ class GameState:
     _cache: dict[str, tuple[int, ...]] | None = field(default=None, repr=False)  # race -> regions, while unchanged
     _base: dict[str, tuple[int, ...]] | None = field(default=None, repr=False)  # the cache this fork started from
     _dirty: dict[int, str | None] | None = field(default=None, repr=False)  # region -> race before its write
+    # facts counted once on a finished state (engine/queries.py: pieces on the map, tokens
+    # of each race in use); a fork starts without them
+    _memo: dict[str, dict[str, int]] | None = field(default=None, repr=False)
 
     # ------------------------------------------------------------ public properties
 
@@ -300,6 +329,7 @@ class GameState:
         s.ranking = self.ranking
         s._cache = s._base = self._cache
         s._dirty = None
+        s._memo = None
         s._own = set()
         return s
 
@@ -309,10 +339,13 @@ class GameState:
         base, dirty = self._base, self._dirty
         if dirty is not None and base is not None:
             areas = self.areas
-            moved = [(rid, old) for rid, old in dirty.items() if areas[rid].race != old]
-            c = dict(base) if moved else base
-            for rid, old in moved:
+            c = base
+            for rid, old in dirty.items():
                 new = areas[rid].race
+                if new == old:
+                    continue
+                if c is base:
+                    c = base.copy()
                 if old is not None:
                     left = tuple([x for x in c[old] if x != rid])
                     if left:

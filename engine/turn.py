@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from . import data, ghouls
-from .ability import abilities_of, power_rule, race_rule
+from .ability import kit_of, power_rule, race_rule
 from .events import (
     BonusTokens,
     Conquered,
@@ -49,9 +49,12 @@ DECLINE_DROPS = ("hole", "hero", "dragon", "encampment")
 def pending_bonus(s: GameState, me: int) -> int:
     """Tokens the Active race takes from the tray when its conquests end (Skeletons)."""
     h = s.seats[me].active
-    if s.turn.ended or h is None:
+    if h is None or s.turn.ended:
         return 0
-    n = race_rule(h.race).redeploy_bonus(s.turn.n_nonempty)
+    kit = kit_of(h)
+    if not kit.redeploy_bonus:
+        return 0
+    n = kit.race.redeploy_bonus(s.turn.n_nonempty)
     return min(n, in_tray(s, h.race)) if n else 0
 
 
@@ -66,7 +69,7 @@ def close_conquests(s: GameState, me: int, events: EventLog) -> None:
     h = s.seats[me].active
     if h is None:
         return
-    for ab in abilities_of(h):
+    for ab in kit_of(h).on_conquests_end:
         ab.on_conquests_end(s, me, events)
     if bonus:
         hw = s.seat_w(me).active
@@ -184,7 +187,7 @@ def occupy(s: GameState, me: int, rid: int, hold: Hold, active: bool, n: int,
             vanish_decline(s, d_seat, d_race, events)
     a.owner, a.race, a.tokens, a.decline = me, hold.race, n, not active
     if active:
-        for ab in abilities_of(hold):
+        for ab in kit_of(hold).on_conquer:
             ab.on_conquer(s, me, rid, hold, how)
         t = s.turn_w()
         t.n_conquests += 1
@@ -225,12 +228,16 @@ def begin_turn(s: GameState, idx: int, events: EventLog) -> None:
         h = s.seat_w(idx).active
         assert h is not None
         ready = []
+        lifted = 0
+        areas = s.areas
         for rid in race_regions(s, h.race):
-            a = s.areas[rid]
-            if a.tokens > 1:
-                ready.append((rid, a.tokens - 1))
+            n = areas[rid].tokens - 1
+            if n > 0:
+                ready.append((rid, n))
+                lifted += n
                 s.area_w(rid).tokens = 1
-        h.hand += sum(n for _, n in ready)
+                areas = s.areas
+        h.hand += lifted
         t.ready = tuple(ready)
     ghouls.begin(s, idx)
 
@@ -272,25 +279,32 @@ def finish_turn(s: GameState, me: int, events: EventLog) -> None:
     events.add(TurnEnded, player=player_name(s, me), round=s.round)
     n = len(s.players)
     pending: list[Pending] = []
+    seats = s.seats
     for off in range(1, n + 1):
         i = (me + off) % n
-        seat = s.seats[i]
-        for h in (seat.active, *seat.declines):
-            if h is None or not h.survivors:
-                continue
-            hw = hold_w(s, i, h.race)
-            if race_regions(s, h.race):
-                pending.append(Pending(i, h.race, hw.survivors, 0))
-            elif hw is s.seats[i].active:
-                hw.hand += hw.survivors
-                hw.survivors = 0
-            else:  # an In Decline race with no region left
-                hw.survivors = 0
-        act = s.seats[i].active
+        seat = seats[i]
+        act = seat.active
+        if act is not None and act.survivors or seat.declines:
+            for h in (act, *seat.declines):
+                if h is None or not h.survivors:
+                    continue
+                hw = hold_w(s, i, h.race)
+                if race_regions(s, h.race):
+                    pending.append(Pending(i, h.race, hw.survivors, 0))
+                elif hw is s.seats[i].active:
+                    hw.hand += hw.survivors
+                    hw.survivors = 0
+                else:  # an In Decline race with no region left
+                    hw.survivors = 0
+            seats = s.seats
+            act = seats[i].active
         if act is not None and act.power is not None:
-            k = power_rule(act.power).pieces_to_replace(s, i)
-            if k > 0:
-                pending.append(Pending(i, None, 0, k))
+            kit = kit_of(act)
+            if kit.replaces:
+                assert kit.power is not None
+                k = kit.power.pieces_to_replace(s, i)
+                if k > 0:
+                    pending.append(Pending(i, None, 0, k))
     s.pending = tuple(pending)
     if pending:
         s.stage = SURVIVORS
@@ -313,27 +327,29 @@ def pop_pending(s: GameState, events: EventLog) -> None:
 def score_turn(s: GameState, me: int, events: EventLog, *, active_bonus: bool) -> None:
     """1 coin per region held (Active and In Decline), plus race and power bonuses."""
     seat = s.seat_w(me)
-    t = s.turn
-    geo = s.geo
-    parts = {"regions": 0, "race": 0, "power": 0, "decline": 0}  # the private breakdown
-    if seat.active is not None:
-        h = seat.active
-        regs = tuple(race_regions(s, h.race))
-        parts["regions"] += len(regs)
-        if active_bonus:
-            forts = sum(s.areas[r].pieces.count("fortress") for r in regs)
-            ctx = Income(geo, regs, t.n_nonempty, t.picked, forts)
-            parts["race"] += race_rule(h.race).income(ctx)
-            if h.power is not None:
-                parts["power"] += power_rule(h.power).income(ctx)
+    regions = race_bonus = power_bonus = decline_bonus = 0
+    h = seat.active
+    if h is not None:
+        regs = race_regions(s, h.race)
+        regions = len(regs)
+        kit = kit_of(h)
+        if active_bonus and kit.scores:
+            t = s.turn
+            areas = s.areas
+            forts = sum([areas[r].pieces.count("fortress") for r in regs if areas[r].pieces])
+            ctx = Income(s.geo, regs, t.n_nonempty, t.picked, forts)
+            race_bonus = kit.race.income(ctx)
+            if kit.power is not None:
+                power_bonus = kit.power.income(ctx)
     for h in seat.declines:
-        regs = tuple(race_regions(s, h.race))
-        ctx = Income(geo, regs, 0, False, 0)
-        parts["regions"] += len(regs)
-        parts["decline"] += race_rule(h.race).decline_income(ctx)
-    income = sum(parts.values())
+        regs = race_regions(s, h.race)
+        regions += len(regs)
+        decline_bonus += race_rule(h.race).decline_income(Income(s.geo, regs, 0, False, 0))
+    income = regions + race_bonus + power_bonus + decline_bonus
     seat.coins += income
-    events.add(Scored, player=seat.name, income=income, coins=seat.coins, breakdown=parts)
+    events.add(Scored, player=seat.name, income=income, coins=seat.coins,
+               breakdown={"regions": regions, "race": race_bonus, "power": power_bonus,
+                          "decline": decline_bonus})
 
 
 def wrap_up(s: GameState, me: int, events: EventLog) -> None:
@@ -342,8 +358,9 @@ def wrap_up(s: GameState, me: int, events: EventLog) -> None:
     close_conquests(s, me, events)
     h = s.seats[me].active
     assert h is not None
-    extra = h.hand - min(race_rule(h.race).reserve, h.hand)
-    held = race_regions(s, h.race)
+    kit = kit_of(h)
+    extra = h.hand - min(kit.race.reserve, h.hand)
+    held = race_regions(s, h.race) if extra > 0 else ()
     if extra > 0 and held:  # tokens left in hand (Skeletons' new ones too): thinnest regions
         hw = s.seat_w(me).active
         assert hw is not None
@@ -355,7 +372,7 @@ def wrap_up(s: GameState, me: int, events: EventLog) -> None:
         hw.hand -= extra
         for rid, n in sorted(put.items()):
             events.add(Deployed, player=player_name(s, me), region=rid, count=n, auto=True)
-    for ab in abilities_of(h):
+    for ab in kit.on_turn_end:
         ab.on_turn_end(s, me, events)
 
 
