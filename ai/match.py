@@ -73,7 +73,7 @@ def main(argv: list[str] | None = None) -> int:
     g.add_argument("--seed", type=int, default=1)
     g.add_argument("--procs", type=int, default=1, help="worker processes (default 1)")
     g.add_argument("--opponents", default=",".join(OPPONENTS),
-                   help=f"comma-separated, of: {', '.join(OPPONENTS)}")
+                   help=f"comma-separated seat specs (default: {', '.join(OPPONENTS)})")
     g.add_argument("--json", default=None, help="also write the tables to this JSON file")
     args = p.parse_args(argv)
     if args.cmd == "gauntlet":
@@ -101,8 +101,8 @@ def _gauntlet(p: argparse.ArgumentParser, args) -> int:
     if not levels or any(x not in LEVELS for x in levels):
         p.error(f"--level needs levels of {', '.join(LEVELS)}; got {args.level!r}")
     opps = [x.strip() for x in args.opponents.split(",") if x.strip()]
-    if not opps or any(x not in OPPONENTS for x in opps):
-        p.error(f"--opponents needs some of {', '.join(OPPONENTS)}; got {args.opponents!r}")
+    if not opps or any(x not in SPECS for x in opps):
+        p.error(f"--opponents needs seat specs of {', '.join(SPECS)}; got {args.opponents!r}")
     args.board = _board(p, args.board)
     if args.board not in ("official-2p", "official-4p"):
         p.error("--board must be 2p or 4p")

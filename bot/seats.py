@@ -19,7 +19,7 @@ from bot.store.rows import GameRow, Seat
 MIN_PLAYERS = 2
 MAX_PLAYERS = 5
 NAME_LIMIT = 24
-AI_LEVELS = ("easy", "normal", "hard")
+AI_LEVELS = ("easy", "normal", "hard", "expert")
 TIMEOUT_LEVEL = "normal"  # the AI that plays a timed-out turn or an away seat
 
 

@@ -21,6 +21,7 @@ from bot.chat.archive import history_page
 from bot.chat.views import asked_combo, confirm_view, lobby_view, read_ask
 from bot.clock import ClockConfig, duration
 from bot.errors import LobbyError, StaleVersion
+from bot.game import ai_worker
 from bot.game.play import Ask
 from bot.game.results import Outcome
 from bot.game.service import GameService
@@ -217,6 +218,22 @@ class Flow:
                                   ask=False)
         except Exception as exc:  # noqa: BLE001
             await self._refused(interaction, exc, panel=True)
+
+    # -- the AI as a coach ------------------------------------------------------------------
+
+    async def hint(self, interaction: discord.Interaction) -> None:
+        """The AI's suggestion for the member's next step, with its reason, privately (the
+        AI reads only what her seat may see; the channel never hears of it)."""
+        loaded = await self.service.hint_position(interaction.channel_id or 0,
+                                                  interaction.user.id)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        told = await ai_worker.hint(loaded.state, ai_worker.ai_seed(loaded.game.seed,
+                                                                    loaded.version))
+        lang = await self._lang(interaction)
+        lines = [i18n.t("coach.head", lang, action=text.action_phrase(told["action"], lang)),
+                 i18n.t(f"hint.{told['reason']}", lang, **told["params"])]
+        await interaction.followup.send("\n".join(lines), ephemeral=True,
+                                        allowed_mentions=NO_MENTIONS)
 
     # -- finished games -----------------------------------------------------------------------
 

@@ -94,7 +94,7 @@ class LobbyButton(
         await handlers(interaction).lobby_click(interaction, self.game_id, self.op)
 
 
-AI_CHOICES = ("easy", "normal", "hard")  # labels: svc.ai_choice.<level>
+AI_CHOICES = ("easy", "normal", "hard", "expert")  # labels: svc.ai_choice.<level>
 CLOCK_CHOICES = ("off", "10m", "1h", "12h", "1d", "2d")  # labels: svc.clock_choice.<limit>
 
 

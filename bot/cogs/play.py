@@ -146,6 +146,12 @@ class PlayCommands(Commands):
     async def end(self, interaction: discord.Interaction) -> None:
         await self._act(interaction, {"do": "end"})
 
+    @sw.command(name="hint", description="The AI's suggestion for your next step, and why "
+                                         "(only you see it)")
+    @in_server()
+    async def hint(self, interaction: discord.Interaction) -> None:
+        await self.flow.hint(interaction)
+
     @sw.command(name="undo", description="Take back your last action (not past a die roll or draw)")
     @in_server()
     async def undo(self, interaction: discord.Interaction) -> None:

@@ -55,6 +55,7 @@ class TableCommands(Commands):
         clock="Turn time limit: off, 10m, 12h, 2d ... (default: the server's)",
         reminders="How the player whose turn it is gets reminded",
         language="Language of the game's public posts and pictures (default: the server's)",
+        hints="Let players ask the AI for hints with /sw hint (default: on; never in leagues)",
     )
     @app_commands.choices(board=[
         Choice(name=text.board_choice(engine_data.board(b).players), value=b)
@@ -69,9 +70,12 @@ class TableCommands(Commands):
         clock: app_commands.Range[str, 1, 20] | None = None,
         reminders: str | None = None,
         language: str | None = None,
+        hints: bool | None = None,
     ) -> None:
         options: dict[str, Any] = {
             "language": await self.bot.languages.for_new_game(interaction.guild_id, language)}
+        if hints is False:
+            options["hints"] = False
         if clock is not None or reminders is not None:
             default = clock_of(await self.service.store.guild_clock(interaction.guild_id))
             chosen = clock_from(clock, reminders, default)

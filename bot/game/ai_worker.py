@@ -129,6 +129,13 @@ def _plan(dump_: dict[str, Any], game_seed: int, version: int, levels: dict[str,
     return moves
 
 
+def _hint(dump_: dict[str, Any], seed: int) -> dict[str, Any]:
+    """Runs in the worker: the AI's suggestion for the state's actor (ai.hint), as data."""
+    state = engine.load_state(dump_)
+    told = ai.hint(state, seed=seed)
+    return {"action": dump(told.action), "reason": told.reason, "params": dict(told.params)}
+
+
 async def _run(fn: Any, *args: Any) -> Any:
     global _POOL
     loop = asyncio.get_running_loop()
@@ -143,6 +150,12 @@ async def _run(fn: Any, *args: Any) -> Any:
 async def decide(state: Any, level: str, seed: int) -> dict[str, Any]:
     """The AI's action for `state.actor`, computed off the event loop."""
     return dict(await _run(_choose, engine.dump_state(state), level, seed))
+
+
+async def hint(state: Any, seed: int) -> dict[str, Any]:
+    """The AI's suggestion for `state.actor` ({"action", "reason", "params"}), computed off
+    the event loop from the actor's view only."""
+    return dict(await _run(_hint, engine.dump_state(state), seed))
 
 
 async def plan_stint(state: Any, game_seed: int, version: int, levels: dict[str, str],

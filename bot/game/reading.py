@@ -11,7 +11,7 @@ import engine
 import i18n
 from bot import text
 from bot.clock import clock_of, format_duration
-from bot.errors import NoGameHere, NotAllowed
+from bot.errors import NoGameHere, NotAllowed, NotSeated, NotYourTurn
 from bot.export import NotExportable, export_game
 from bot.game.core import GameCore
 from bot.game.moves import dump
@@ -19,7 +19,7 @@ from bot.game.panel import ComboChoice, Panel, Target, combos
 from bot.game.results import Loaded, Outcome, ScoreLine, make_outcome, mark
 from bot.game.seat_clock import SeatClock
 from bot.language import of_game
-from bot.seats import actor_level, ai_level
+from bot.seats import actor_level, ai_level, auto_level
 from bot.store import GameRow, GameStatus
 
 
@@ -80,6 +80,26 @@ class Reading(SeatClock, GameCore):
         else:
             legal = [{"do": "pick", "slot": i} for i in range(len(state.row))]
         return combos(engine.observe(state, None), legal)
+
+    async def hint_position(self, channel_id: int, user_id: int) -> Loaded:
+        """The game a member asks a hint for: running, hints on (never in league games),
+        and her turn (or her survivors to place)."""
+        loaded = await self.peek(channel_id)
+        game, state = loaded.game, loaded.state
+        if state.finished:
+            raise NotAllowed.said("coach.over")
+        if game.options.get("league"):
+            raise NotAllowed.said("coach.league")
+        if game.options.get("hints") is False:
+            raise NotAllowed.said("coach.off")
+        seat = game.seat_of(user_id)
+        if seat is None:
+            raise NotSeated.said("svc.not_playing")
+        if auto_level(game, seat.name):
+            raise NotYourTurn.said("svc.ai_plays_you")
+        if state.actor != seat.name:
+            raise NotYourTurn.said("coach.not_your_turn", who=state.actor)
+        return loaded
 
     async def turn_conquests(self, game_id: int) -> tuple[int, ...]:
         """Regions conquered so far in the turn of the latest action."""
