@@ -18,6 +18,8 @@ from bot.language import of_game, reply_language
 from bot.ui import NO_MENTIONS, send
 from engine import data as engine_data
 
+HELP = ("help.text", "help.long", "help.more")  # /sw help: the turn, the long game, the rest
+
 
 class ReadingCommands(Commands):
     """What anyone may read of the game here, and the rules."""
@@ -81,8 +83,7 @@ class ReadingCommands(Commands):
     @sw.command(name="help", description="How to play here: the turn and the commands")
     async def help_(self, interaction: discord.Interaction) -> None:
         lang = await reply_language(interaction)
-        await send(interaction, i18n.t("help.text", lang) + "\n" + i18n.t("help.long", lang),
-                   ephemeral=True)
+        await send(interaction, "\n".join(i18n.t(k, lang) for k in HELP), ephemeral=True)
 
     # -- /sw-game -------------------------------------------------------------------------
 

@@ -3,6 +3,7 @@ offline: valid, unique names and 1-100 character descriptions in every locale we
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from pathlib import Path
 
@@ -12,6 +13,7 @@ from discord.ext import commands
 
 import i18n
 from bot.app import EXTENSIONS
+from bot.cogs.reading import HELP
 from bot.game.service import GameService
 from bot.league import LeagueService
 from bot.store import open_store
@@ -199,3 +201,34 @@ def test_one_english_word_can_be_two_words_by_its_path(payload: list[dict]) -> N
     assert ends["sw end"] == i18n.commands("th")["names"]["end"]
     assert len(set(ends.values())) == 3, ends
     assert sub("sw-mod end")["name_localizations"]["hu"] == sub("sw end")["name_localizations"]["hu"]
+
+
+def _command_paths(items: list[dict], path: str = "") -> set[str]:
+    out: set[str] = set()
+    for item in items:
+        here = f"{path} {item['name']}".strip()
+        subs = [o for o in item.get("options", []) if o.get("type") in SUB]
+        if subs:
+            out |= _command_paths(subs, here)
+        else:
+            out.add(here)
+    return out
+
+
+async def test_help_names_real_commands_and_fits_a_message(payload: list[dict]) -> None:
+    """/sw help: every command it names exists (in English, where the names are), and the whole
+    text fits one Discord message (2000 characters) in every language."""
+    known = _command_paths(payload)
+    named = set()
+    for key in HELP:
+        for span in re.findall(r"`/([^`]+)`", i18n.t(key, "en")):
+            words = span.replace("|", " ").split()
+            path = " ".join(w for w in words[:3] if re.fullmatch(r"[a-z-]+", w))
+            while path and path not in known and " " in path:
+                path = path.rsplit(" ", 1)[0]  # drop an option or argument word
+            named.add(path)
+            assert path in known or any(k.startswith(path + " ") for k in known), span
+    assert {"sw hint", "sw-game replay", "sw-me stats", "sw-me away"} <= named
+    for lang in i18n.LANGUAGES:
+        text = "\n".join(i18n.t(key, lang) for key in HELP)
+        assert len(text) <= 2000, (lang, len(text))

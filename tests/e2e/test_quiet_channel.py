@@ -268,6 +268,7 @@ async def test_odd_input_gets_short_clear_answers(fake_discord: FakeDiscord,
         inter = await fake.slash(bob, ch, "sw help")
         reply = await fake.wait_for_reply(inter)
         assert "How to play" in reply.content and "/sw pick" in reply.content
+        assert "/sw hint" in reply.content and "/sw-game replay" in reply.content
 
         # the turn DM, once asked for
         for user in (ann, bob):
