@@ -36,3 +36,12 @@ class ReviewsSQL(Driver):
             " (SELECT 1 FROM game_reviews r WHERE r.game_id = g.id)"
             " ORDER BY g.finished_at DESC, g.id DESC LIMIT ?", (limit,))
         return [game_row(r) for r in rows]
+
+    async def final_message(self, game_id: int) -> int | None:
+        """The finished game's end post (its living message once it shows the game's last
+        version), or None while it is not posted."""
+        row = await self.fetchone(
+            "SELECT m.message_id FROM game_messages m JOIN games g ON g.id = m.game_id"
+            " WHERE m.game_id = ? AND g.status = 'finished' AND m.shown >= g.version",
+            (game_id,))
+        return None if row is None else int(row[0])
