@@ -66,10 +66,10 @@ def use_review_thread() -> None:
 
 
 def stop_reviews(wait: bool = False) -> None:
+    """Release the review process (queued reviews are dropped: the next start backfills
+    them); with `wait`, return once it has exited. A thread is left as it is."""
     if isinstance(_POOL, ProcessPoolExecutor):
         stop_pools([_POOL], wait=wait)
-    else:
-        _POOL.shutdown(wait=False, cancel_futures=True)
 
 
 def _review(start: Any, actions: Sequence[dict[str, Any]], seed: int, work: int,
