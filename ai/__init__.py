@@ -10,8 +10,9 @@ on it. Same state + level + seed gives the same action.
 from __future__ import annotations
 
 from .hint import REASONS, Hint, hint
+from .moments import GameReview, review_game
 from .player import LEVELS, choose
 from .review import TurnReview, assess, evaluate, review_turn
 
-__all__ = ["LEVELS", "REASONS", "Hint", "TurnReview", "assess", "choose", "evaluate", "hint",
-           "review_turn"]
+__all__ = ["LEVELS", "REASONS", "GameReview", "Hint", "TurnReview", "assess", "choose",
+           "evaluate", "hint", "review_game", "review_turn"]

@@ -87,35 +87,61 @@ class TurnReview:
         return None if self.played_margin is None else self.ai_margin - self.played_margin
 
 
-def _turn_of(s: GameState, name: str, actions) -> GameState:
+def ends_turn(events) -> bool:
+    """An action's events close a turn: "turn_ended", or "game_over" for the very last
+    (the rule story.turns.posts_a_map gives the bot's turn maps)."""
+    return any(e.get("type") in ("turn_ended", "game_over") for e in events)
+
+
+def _turn_of(s: GameState, actions) -> GameState | None:
+    """The state after the actions of a turn up to the one that ends it (None: none did).
+    A turn is cut where its events say it ended, not where the actor changes: the mover
+    may act again right after (placing her own survivors) and another seat may act in it."""
     for a in actions:
-        if s.finished or s.actor != name:
+        step = engine.apply(s, a)
+        s = step.state
+        if ends_turn(step.events):
+            return s
+    return None
+
+
+def play_turn(start: GameState, level: str, seed: int
+              ) -> tuple[tuple[engine.Action, ...], GameState, list]:
+    """The AI's own turn from `start` at `level`, played until an action's events end the
+    turn; whoever must act meanwhile (a defender placing survivors) is played by the AI
+    too. -> (the actions, the state after the last, every action's events in order)."""
+    s = start
+    mine: list[engine.Action] = []
+    events: list = []
+    while not s.finished and len(mine) < 200:
+        a = choose(s, level, seed * 131 + len(mine))
+        mine.append(a)
+        step = engine.apply(s, a)
+        s = step.state
+        events.append(step.events)
+        if ends_turn(step.events):
             break
-        s = engine.apply(s, a).state
-    return s
+    return tuple(mine), s, events
 
 
 def review_turn(start: GameState, played: list[engine.Action] | None = None, *,
                 seed: int = 0, level: str = "hard", work: int = 32) -> TurnReview:
     """From `start` (the first decision of a turn), the AI's own turn at `level`, and
-    against it `played` (the actions the player took in that turn, in order), if given."""
+    against it `played` (the actions taken in that turn, in order, up to the one that
+    ended it), if given. Both are judged where the turn ended."""
     if start.actor is None:
         raise ValueError("the game is over: there is no turn to review")
     name = start.actor
     me = start.players.index(name)
     actual = None
     if played is not None:
-        actual = _turn_of(start, name, played)
-        if not actual.finished and actual.actor == name:
+        actual = _turn_of(start, played)
+        if actual is None:
             raise ValueError("the actions given do not finish the player's turn")
-    s = start
-    mine: list[engine.Action] = []
-    while not s.finished and s.actor == name and len(mine) < 200:
-        a = choose(s, level, seed * 131 + len(mine))
-        mine.append(a)
-        s = engine.apply(s, a).state
+    mine, s, _ = play_turn(start, level, seed)
+
     def margin(x: Assessment) -> float:
         return plan.margin([x.coins[p] for p in start.players], me)
     ai = margin(assess(s, seed=seed, work=work))
     real = None if actual is None else margin(assess(actual, seed=seed, work=work))
-    return TurnReview(name, tuple(mine), ai, real)
+    return TurnReview(name, mine, ai, real)

@@ -21,7 +21,9 @@ from discord.ext import commands
 
 import i18n
 from bot import pictures
+from bot.archive import reviews
 from bot.archive.results import Results
+from bot.archive.reviews import Reviews
 from bot.archive.stories import Stories
 from bot.chat.announce import Announcer
 from bot.chat.dms import Dms
@@ -195,6 +197,11 @@ class SmallWorldBot(commands.Bot):
         self.results = Results(self.store, self.stories)
         self.service.finish_listeners.append(self.results.record)  # members' stats
         self.announcer = Announcer(self, self.service, self.dms, self.stories)
+        self.reviews = Reviews(self.store, self.stories, work=self.settings.review_work,
+                               level=self.settings.review_level)  # key moments, after the end
+        self.reviews.shown = self.announcer.show_review
+        self.announcer.reviews = self.reviews
+        self.service.finish_listeners.append(self.reviews.finished)
         self.components = Flow(self.service, self.announcer, self.languages, self.is_mod)
         self.votes = VoteFlow(self.service, self.announcer, self.languages, self.is_mod)
         self.add_dynamic_items(*VOTE_ITEMS)
@@ -233,6 +240,7 @@ class SmallWorldBot(commands.Bot):
         self.scheduler = Scheduler(self.store, self.deadline_kinds, shards=shards)
         self.service.deadlines_changed = self.scheduler.wake
         self._backfill = asyncio.create_task(self._record_old_results(), name="old-results")
+        self._reviewing = asyncio.create_task(self._review_old_games(), name="old-reviews")
         self.leagues.timers.changed = self.scheduler.wake
         owed = await self.announcer.recover(shards)
         if owed:
@@ -254,6 +262,16 @@ class SmallWorldBot(commands.Bot):
         else:
             if n:
                 log.info("recorded the results of %d finished game(s)", n)
+
+    async def _review_old_games(self) -> None:
+        """The last few finished games without a review get one (in the review worker)."""
+        try:
+            n = await self.reviews.backfill()
+        except Exception:  # noqa: BLE001 - reviews can wait for the next start
+            log.exception("reviewing old games failed")
+        else:
+            if n:
+                log.info("reviewed %d finished game(s)", n)
 
     async def _warm_pictures(self) -> None:
         """Draw each board once in each drawing worker so the first real map is quick."""
@@ -298,9 +316,13 @@ class SmallWorldBot(commands.Bot):
         warmup = getattr(self, "_warmup", None)
         if warmup is not None:
             warmup.cancel()
-        for task in (getattr(self, "_clock", None), getattr(self, "_backfill", None)):
+        for task in (getattr(self, "_clock", None), getattr(self, "_backfill", None),
+                     getattr(self, "_reviewing", None)):
             if task is not None:
                 task.cancel()
+        reviews_ = getattr(self, "reviews", None)
+        if reviews_ is not None:
+            reviews_.cancel()
         scheduler = getattr(self, "scheduler", None)
         if scheduler is not None:
             await scheduler.stop()
@@ -338,6 +360,7 @@ async def run(settings: Settings) -> None:
     # sooner from the few threads left: aiosqlite's, discord.py's)
     pictures.use_render_process(settings.render_processes)
     ai_worker.use_ai_process(settings.ai_processes)
+    reviews.use_review_process()
     sys.setswitchinterval(0.001)
     bot = make_bot(settings)
     if settings.shard_count:
@@ -362,3 +385,4 @@ async def run(settings: Settings) -> None:
         pictures.stop_rendering(wait=True)
         log.info("shutting down: picture workers stopped")
         ai_worker.stop_ai(wait=True)
+        reviews.stop_reviews(wait=True)

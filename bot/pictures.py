@@ -410,16 +410,19 @@ async def row_file(state: Any, *, ahead: bool = False, description: str | None =
                                  lang=lang, route=route_of(state)), "combos.png", description)
 
 
-async def end_card_png(told: Any, *, lang: str = "en", route: int | None = None
-                       ) -> bytes | None:
-    """A finished game's end card (render.storycard) from its story (story.Story)."""
-    return await _render("end_card_png", told, lang=lang, route=route)
+async def end_card_png(told: Any, *, lang: str = "en", route: int | None = None,
+                       chances: list[dict[str, float]] | None = None) -> bytes | None:
+    """A finished game's end card (render.storycard) from its story (story.Story), with the
+    review's win chances per turn when given."""
+    return await _render("end_card_png", told, lang=lang, route=route, chances=chances)
 
 
 async def end_card_file(told: Any, *, lang: str = "en", route: int | None = None,
-                        description: str | None = None) -> discord.File | None:
+                        description: str | None = None,
+                        chances: list[dict[str, float]] | None = None) -> discord.File | None:
     """The end card as the final reveal's picture (it took the place of the ranking)."""
-    return _file(await end_card_png(told, lang=lang, route=route), "final.png", description)
+    return _file(await end_card_png(told, lang=lang, route=route, chances=chances),
+                 "final.png", description)
 
 
 async def replay_file(told: Any, *, lang: str = "en", route: int | None = None,

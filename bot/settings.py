@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import os
 from pathlib import Path
+from typing import Literal
 
 from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -34,6 +35,10 @@ class Settings(BaseSettings):
     # AI players and the turn clock
     ai_processes: int = Field(1, ge=1, le=8)
     ai_turn_delay: float = Field(3.0, ge=0, le=600)
+    # a finished game's key-moments review: playouts per assessment and the AI level whose
+    # turns are set beside the ones played (bench/review.py prints the CPU per game)
+    review_work: int = Field(32, ge=1, le=256)
+    review_level: Literal["easy", "normal", "hard", "expert"] = "hard"
     clock_survivor_limit: Duration = 300
     clock_away_after: int = Field(2, ge=1, le=50)
     clock_min_limit: Duration = 60

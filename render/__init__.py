@@ -21,10 +21,10 @@ from .encode import banded_png, card_png
 from .geometry import board_key
 from .geometry import board_of as board_of_key
 from .mapview import Observation, draw_map, map_image
-from .replay import replay_alt, replay_png
+from .replay import deeds_text, replay_alt, replay_png
 from .storycard import end_card_alt, end_card_png
 
-__all__ = ["board_key", "draw_final", "draw_map", "draw_row", "end_card_alt", "end_card_png",
+__all__ = ["board_key", "deeds_text", "draw_final", "draw_map", "draw_row", "end_card_alt", "end_card_png",
            "final_png", "map_image", "map_png", "observation_png", "replay_alt", "replay_png",
            "row_png", "warm"]
 

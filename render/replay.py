@@ -18,7 +18,7 @@ method), though GIF and WebP at its default method are smaller (about half, and 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from functools import lru_cache
 
 from PIL import Image, ImageDraw
@@ -49,13 +49,19 @@ def _deed(deed: Deed, lang: str) -> str:
     return i18n.t("story.deed.held", lang)
 
 
+def deeds_text(deeds: Iterable[Deed], lang: str = "en") -> str:
+    """What a player did in a turn, in words: "picked Flying Ratmen, conquered 4 regions"
+    (the caption's words; the key-moments review words its turns with them too)."""
+    return i18n.t("list.sep", lang).join(_deed(d, lang) for d in deeds)
+
+
 def caption(frame: Frame, lang: str = "en") -> str:
     """What a frame's strip says: "Round 3 · ann: picked Flying Ratmen, conquered 4
     regions" (no coins: a turn's caption tells only what the turn's map and events show)."""
     if frame.player is None:
         return i18n.t("story.caption_end", lang, round=frame.round)
-    deeds = i18n.t("list.sep", lang).join(_deed(d, lang) for d in frame.deeds)
-    return i18n.t("story.caption", lang, round=frame.round, player=frame.player, deeds=deeds)
+    return i18n.t("story.caption", lang, round=frame.round, player=frame.player,
+                  deeds=deeds_text(frame.deeds, lang))
 
 
 @lru_cache(maxsize=64)

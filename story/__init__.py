@@ -5,7 +5,7 @@ render.replay) draw from a Story, and the bot takes its turn maps' highlight fro
 `conquered_in_turn`, the same rule a replay's frames use.
 """
 
-from .timeline import Deed, Frame, Placing, SecretUntilOver, Stint, Story, tell
+from .timeline import Deed, Frame, Placing, SecretUntilOver, Stint, Story, deeds, tell
 from .turns import (
     Replayed,
     StoryError,
@@ -16,4 +16,4 @@ from .turns import (
 )
 
 __all__ = ["Deed", "Frame", "Placing", "Replayed", "SecretUntilOver", "Stint", "Story",
-           "StoryError", "conquered_in_turn", "ends_a_turn", "posts_a_map", "replay", "tell"]
+           "StoryError", "conquered_in_turn", "deeds", "ends_a_turn", "posts_a_map", "replay", "tell"]

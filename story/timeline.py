@@ -119,24 +119,25 @@ class Story:
         return tuple(p.player for p in self.ranking if p.rank == 1)
 
 
-def _deeds(player: str | None, events: Iterable[Event]) -> tuple[Deed, ...]:
-    """What `player` did, from the events of their turn's actions, in order."""
-    deeds: list[Deed] = []
+def deeds(player: str | None, events: Iterable[Event]) -> tuple[Deed, ...]:
+    """What `player` did, from the events of their turn's actions, in order (the replay's
+    captions; the review words the AI's alternative turn with it too)."""
+    out: list[Deed] = []
     conquests = 0
     for e in events:
         kind = e.get("type")
         if kind == "game_over" and player is None:
-            deeds.append(Deed("game_over"))
+            out.append(Deed("game_over"))
         if e.get("player") != player or player is None:
             continue
         if kind in ("picked", "declined"):
-            deeds.append(Deed(str(kind), str(e.get("race")), e.get("power")))
+            out.append(Deed(str(kind), str(e.get("race")), e.get("power")))
         elif kind == "conquered":
             if not conquests:
-                deeds.append(Deed("conquered"))
+                out.append(Deed("conquered"))
             conquests += 1
-    deeds = [Deed("conquered", n=conquests) if d.kind == "conquered" else d for d in deeds]
-    return tuple(deeds) if deeds else (Deed("held"),)
+    out = [Deed("conquered", n=conquests) if d.kind == "conquered" else d for d in out]
+    return tuple(out) if out else (Deed("held"),)
 
 
 class _Teller:
@@ -191,7 +192,7 @@ class _Teller:
         # the first action of the window ended the turn before (none for the first turn)
         turn = [e for events in self.window[1 if self.frames else 0:] for e in events]
         self.frames.append(Frame(seq, rnd, player, engine.observe(state, None),
-                                 conquered_in_turn(self.window), _deeds(player, turn)))
+                                 conquered_in_turn(self.window), deeds(player, turn)))
 
 
 def tell(start: engine.GameState, actions: Iterable[Mapping[str, Any] | engine.Action],

@@ -17,6 +17,10 @@ from pgserver import TempPostgres, available
 # constructor recursion depth mismatch" after every test passed, turning the exit code to 1.
 
 # CI sets REQUIRE_POSTGRES=1: there a missing PostgreSQL fails the run instead of skipping.
+# a finished game's review (bot/archive/reviews.py) runs in a thread in tests: a light one, so
+# the games that end in e2e tests do not pay a whole hard-AI review each
+os.environ.setdefault("REVIEW_WORK", "2")
+os.environ.setdefault("REVIEW_LEVEL", "easy")
 REQUIRE_POSTGRES = os.environ.get("REQUIRE_POSTGRES", "") not in ("", "0")
 _databases = itertools.count(1)
 

@@ -23,7 +23,9 @@ import discord
 
 import i18n
 import render
+from ai.moments import GameReview
 from bot import pictures, text
+from bot.archive.reviews import Reviews, chances_of
 from bot.archive.stories import Stories
 from bot.chat.dms import Dms
 from bot.chat.views import lobby_view, panel_prompt, turn_view
@@ -92,6 +94,7 @@ class Announcer:
         self.stories = stories
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._shown: dict[int, int] = {}  # game id -> stamp of the newest change shown
+        self.reviews: Reviews | None = None  # finished games' reviews (the end card's chances)
 
     # -- editing and sending --------------------------------------------------------------
 
@@ -349,15 +352,43 @@ class Announcer:
         told = await self.stories.of(game)
         route = hash((told.board.id, told.players, game.seed))
         jobs: list[Awaitable[discord.File | None]] = []
-        if card:
-            jobs.append(pictures.end_card_file(told, lang=lang, route=route,
-                                               description=render.end_card_alt(told, lang)))
+        if card:  # with the win chances once the game's review is made
+            review = None if self.reviews is None else await self.reviews.stored(game.id)
+            jobs.append(pictures.end_card_file(
+                told, lang=lang, route=route, description=render.end_card_alt(told, lang),
+                chances=chances_of(review, len(told.frames))))
         if replay is None:
             replay = (await self.store.guild_options(game.guild_id)).replays
         if replay:
             jobs.append(pictures.replay_file(told, lang=lang, route=route,
                                              description=render.replay_alt(told, lang)))
         return jobs
+
+    async def show_review(self, game: GameRow, review: GameReview,
+                          wait: float = 1.0, tries: int = 60) -> bool:
+        """A finished game's review is stored: its final message (the end post) gets the
+        end card redrawn with the win chances in place of the one it had; the other pictures
+        stay. Waits (up to `tries` x `wait` s) for the end post to be on record. -> edited."""
+        for _ in range(tries):
+            message_id = await self.store.final_message(game.id)
+            if message_id is not None:
+                break
+            await asyncio.sleep(wait)
+        else:
+            return False
+        message = await self._fetch(game.channel_id, message_id)
+        if message is None or not any(a.filename == "final.png" for a in message.attachments):
+            return False
+        lang = of_game(game)
+        told = await self.stories.of(game)
+        card = await pictures.end_card_file(
+            told, lang=lang, route=hash((told.board.id, told.players, game.seed)),
+            description=render.end_card_alt(told, lang),
+            chances=chances_of(review, len(told.frames)))
+        if card is None:
+            return False
+        kept: list[Any] = [a for a in message.attachments if a.filename != "final.png"]
+        return bool(await self.edit(game.channel_id, message.id, attachments=[*kept, card]))
 
     async def _gather(self, tasks: list[asyncio.Future[discord.File | None]],
                       interaction: discord.Interaction | None) -> Files:

@@ -7,6 +7,7 @@ member's language (bot/ui.py); a stale click on an old panel also loses its butt
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -18,9 +19,10 @@ import i18n
 from bot import text
 from bot.chat.announce import Announcer, lobby_content
 from bot.chat.archive import history_page
+from bot.chat.review_words import review_lines
 from bot.chat.views import asked_combo, confirm_view, lobby_view, read_ask
 from bot.clock import ClockConfig, duration
-from bot.errors import LobbyError, StaleVersion
+from bot.errors import LobbyError, NotAllowed, StaleVersion
 from bot.game import ai_worker
 from bot.game.play import Ask
 from bot.game.results import Outcome
@@ -33,6 +35,7 @@ from bot.ui import NO_MENTIONS, display_name, report_error, send
 log = logging.getLogger(__name__)
 
 IsMod = Callable[[discord.Interaction], bool]
+REVIEW_WAIT = 120.0  # seconds /sw-game review waits for a review it has to make
 
 
 class Flow:
@@ -251,6 +254,42 @@ class Flow:
             caption += " " + i18n.t("svc.no_picture", lang)
         await interaction.followup.send(caption, files=files, ephemeral=not public,
                                         allowed_mentions=NO_MENTIONS)
+
+    async def post_review(self, interaction: discord.Interaction, game_id: int | None
+                          ) -> None:
+        """A finished game's key moments, privately: its swings and the member's better
+        turn. A running game is refused; a review not made yet is made now (deferred), or
+        the member is told it is being made."""
+        store = self.service.store
+        asked = await store.get_game(game_id) if game_id is not None else \
+            await store.last_game(interaction.channel_id or 0, started=True)
+        if asked is not None and asked.guild_id == (interaction.guild_id or 0) and \
+                asked.status is GameStatus.ACTIVE:
+            raise NotAllowed.said("review.not_finished", game=asked.id)
+        found = await self.service.finished_game(interaction.guild_id or 0,
+                                                 interaction.channel_id or 0, game_id)
+        lang = await self._lang(interaction)
+        reviews = self.announcer.reviews
+        review = None if reviews is None else await reviews.stored(found.id)
+        if review is None and reviews is not None:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            task = reviews.start(found)
+            try:
+                review = await asyncio.wait_for(asyncio.shield(task), REVIEW_WAIT)
+            except TimeoutError:
+                review = None
+            if review is None:
+                key = "review.computing" if not task.done() else "review.failed"
+                await send(interaction, i18n.t(key, lang, game=found.id), ephemeral=True)
+                return
+        if review is None:
+            await send(interaction, i18n.t("review.computing", lang, game=found.id),
+                       ephemeral=True)
+            return
+        seat = found.seat_of(interaction.user.id)
+        lines = review_lines(review, found.id, None if seat is None else seat.name, lang)
+        await send(interaction, text.clip("\n".join(lines)), ephemeral=True,
+                   allowed_mentions=NO_MENTIONS)
 
     async def history_click(self, interaction: discord.Interaction, member_id: int,
                             page: int) -> None:

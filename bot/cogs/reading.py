@@ -140,3 +140,10 @@ class ReadingCommands(Commands):
     async def replay(self, interaction: discord.Interaction, game: int | None = None,
                      public: bool = False) -> None:
         await self.flow.post_story(interaction, game, public=public, replay=True)
+
+    @game.command(name="review", description="A finished game's key moments: the biggest "
+                                             "swings and your turn the AI would play better")
+    @app_commands.describe(game="Game number (default: the last one played here)")
+    @in_server()
+    async def review(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        await self.flow.post_review(interaction, game)

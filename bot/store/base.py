@@ -27,7 +27,7 @@ TABLES = (
     "league_rounds", "league_games", "league_results", "league_audit", "league_timers",
     "game_messages", "user_settings", "language_settings", "outbox", "game_results",
     "member_records", "member_combos", "vacations", "member_turns", "member_departures",
-    "votes", "ballots",
+    "votes", "ballots", "game_reviews",
 )
 
 

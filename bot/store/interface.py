@@ -11,14 +11,15 @@ from bot.store.log import LogSQL
 from bot.store.members import MembersSQL
 from bot.store.outbox import OutboxSQL
 from bot.store.results import ResultsSQL
+from bot.store.reviews import ReviewsSQL
 from bot.store.settings import SettingsSQL
 from bot.store.votes import VotesSQL
 
 
 class Store(LogSQL, DeadlinesSQL, OutboxSQL, SettingsSQL, MembersSQL, VotesSQL, LeaguesSQL,
-            ResultsSQL, AdminSQL):
+            ResultsSQL, ReviewsSQL, AdminSQL):
     """Every statement of the bot, by aggregate: games and their log (LogSQL, on GamesSQL),
     deadlines, the DM outbox, settings and the living message, members across their games
     (quiet hours, standing orders, vacations, reliability), seat votes, leagues, finished
-    games' results, whole tables. Each
+    games' results and reviews, whole tables. Each
     write is one transaction, committed before the method returns."""

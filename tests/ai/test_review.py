@@ -98,3 +98,37 @@ def test_learned_evaluation_is_read_and_sane():
     last = w[2][1]
     a_inc = V.FEATURES.index("a_inc")
     assert 0.5 < last[a_inc] < 1.5
+
+
+def test_a_turn_is_cut_where_it_ended_even_when_its_mover_acts_next():
+    """Ghouls in decline that lose a region in their own player's turn: she places their
+    survivors right after her turn ended. The turn played ends at its "turn_ended" (a cut by
+    actor changes ran on into the placement and refused the turn as unfinished)."""
+    s = engine.new_game("official-3p", ["ann", "bob", "cid"], 1)
+    k, first, played, found = 0, None, [], None
+    while not s.finished and found is None:
+        if first is None and s.stage is not engine.Stage.SURVIVORS:
+            first, played = s, []
+        a = choose(s, "easy", 1000 + k)
+        k += 1
+        step = engine.apply(s, a)
+        s = step.state
+        if first is None:  # survivors of the turn before
+            continue
+        played.append(a)
+        mover = first.actor
+        if any(e["type"] == "turn_ended" for e in step.events):
+            if s.stage is engine.Stage.SURVIVORS and s.actor == mover:
+                found = (first, list(played))
+            first = None
+    assert found is not None, "seed 1 has a mover placing survivors after her own turn"
+    start, turn = found
+    r = review_turn(start, turn, seed=2, level="normal", work=2)
+    assert r.player == start.actor and r.played_margin is not None
+    # the AI's own turn also stops at its "turn_ended", not at a change of actor
+    s = start
+    for i, a in enumerate(r.ai_actions):
+        step = engine.apply(s, a)
+        s = step.state
+        assert any(e["type"] == "turn_ended" for e in step.events) == \
+            (i == len(r.ai_actions) - 1)
