@@ -87,7 +87,7 @@ class TurnReview:
         return None if self.played_margin is None else self.ai_margin - self.played_margin
 
 
-def _turn_of(s: GameState, name: str, actions) -> GameState:
+def _turn_of(s: GameState, name: str, actions: list[engine.Action]) -> GameState:
     for a in actions:
         if s.finished or s.actor != name:
             break
