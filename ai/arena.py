@@ -8,14 +8,19 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import engine
+from engine import GameState
 
 from . import LEVELS, choose
 from .gauntlet.styles import STYLES
 
 SPECS = (*LEVELS, "random", *STYLES)
+
+# a seat's player: `(state, seed) -> action` for `state.actor`
+Actor = Callable[[GameState, int], engine.Action]
 
 
 @dataclass
@@ -28,7 +33,7 @@ class SeatResult:
     strays: int = 0  # gauntlet decisions the rules refused (a fallback answered them)
 
 
-def actor(spec: str):
+def actor(spec: str) -> Actor:
     """`(state, seed) -> action` for a seat spec: an AI level, `random` (uniform legal
     actions) or a gauntlet style (ai.gauntlet)."""
     if spec in LEVELS:
@@ -40,7 +45,7 @@ def actor(spec: str):
     raise ValueError(f"unknown seat spec {spec!r}; choose one of {', '.join(SPECS)}")
 
 
-def play(specs: list[str], board: str, seed: int, players: list | None = None
+def play(specs: list[str], board: str, seed: int, players: list[Actor] | None = None
          ) -> list[SeatResult]:
     """One game with `specs` in seat order; the result of each seat in that order.
     `players` (optional) gives the seats' `(state, seed) -> action` callables instead."""
@@ -57,12 +62,14 @@ def play(specs: list[str], board: str, seed: int, players: list | None = None
         times[i].append(time.perf_counter() - t0)
         s = engine.apply(s, a).state
         n += 1
-    by_name = {r["player"]: r for r in s.ranking}
-    n_first = sum(1 for r in s.ranking if r["rank"] == 1)
+    ranking = s.ranking
+    assert ranking is not None  # a finished game is ranked
+    by_name = {r["player"]: r for r in ranking}
+    n_first = sum(1 for r in ranking if r["rank"] == 1)
     out = []
     for i, name in enumerate(names):
         r = by_name[name]
-        best_other = max(x["total"] for x in s.ranking if x["player"] != name)
+        best_other = max(x["total"] for x in ranking if x["player"] != name)
         strays = getattr(getattr(players[i], "__self__", None), "strays", 0)
         out.append(SeatResult(specs[i], r["rank"], 1 / n_first if r["rank"] == 1 else 0.0,
                               r["total"] - best_other, times[i], strays))

@@ -31,6 +31,11 @@ REASONS: tuple[str, ...] = (
     "place_encampment", "ally", "end", "survivors", "camps_done", "abandon",
 )
 
+# the steps of a conquest chain; the first four take a region
+_CONQUEST_STEPS = (engine.Conquer, engine.Reinforce, engine.Dragon, engine.Enchant, engine.Roll)
+_CONQUESTS = (engine.Conquer, engine.Reinforce, engine.Dragon, engine.Enchant)
+ConquestStep = engine.Conquer | engine.Reinforce | engine.Dragon | engine.Enchant | engine.Roll
+
 
 @dataclass(frozen=True)
 class Hint:
@@ -95,7 +100,7 @@ def explain(s: GameState, me: int, a: engine.Action, rest: list[engine.Action],
         return "decline_fresh", {"race": race, "regions": gain,
                                  "new_race": fresh.race if fresh else race,
                                  "new_power": fresh.power if fresh else "?"}
-    if a.do in ("conquer", "reinforce", "dragon", "enchant", "roll"):
+    if isinstance(a, _CONQUEST_STEPS):
         return _why_conquest(s, me, a, rest)
     if a.do == "deploy":
         t = threat(s, me, a.region, s.areas[a.region].race or "")
@@ -148,7 +153,7 @@ def _why_pick(s: GameState, me: int, slot: int, rng: random.Random
     return "pick_value", params
 
 
-def _why_conquest(s: GameState, me: int, a: engine.Action, rest: list[engine.Action]
+def _why_conquest(s: GameState, me: int, a: ConquestStep, rest: list[engine.Action]
                   ) -> tuple[str, dict[str, object]]:
     if a.do == "roll":
         return "roll", {}
@@ -166,11 +171,11 @@ def _why_conquest(s: GameState, me: int, a: engine.Action, rest: list[engine.Act
         return "dragon", {"region": a.region, "saved": max(0, costs.get(a.region, 1) - 1)}
     opt = next((o for o in engine.legal_conquests(s) if o.action == a), None)
     cost = opt.cost if opt else 0
-    if getattr(a, "race", None) == "decline":
+    if a.race == "decline":
         g = next((x.race for x in s.seats[me].declines if traits.conquers_in_decline(x.race)),
                  "?")
         return "conquer_ghouls", {"region": a.region, "cost": cost, "race": g}
-    chain = [x.region for x in rest if x.do in ("conquer", "reinforce", "dragon", "enchant")
+    chain = [x.region for x in rest if isinstance(x, _CONQUESTS)
              and getattr(x, "race", None) is None]
     h = s.seats[me].active
     target = s.areas[a.region]

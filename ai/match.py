@@ -6,6 +6,7 @@ import argparse
 import statistics
 import sys
 import time
+from typing import TextIO, TypedDict
 
 from engine.data import BOARD_IDS
 
@@ -14,11 +15,25 @@ from .arena import SPECS, SeatResult, pct, play, wilson
 from .gauntlet.run import OPPONENTS
 from .gauntlet.run import main as gauntlet_main
 
-__all__ = ["SPECS", "SeatResult", "main", "pct", "play", "run_match", "wilson"]
+__all__ = ["SPECS", "MatchRow", "SeatResult", "main", "pct", "play", "run_match", "wilson"]
 
 
-def run_match(specs: list[str], games: int, board: str, seed: int, out=sys.stdout,
-              progress: bool = True) -> dict:
+class MatchRow(TypedDict):
+    """One seat spec's figures over a match."""
+
+    seats: int  # seats of this spec in each game
+    seat_games: int
+    win_share: float
+    ci: tuple[float, float]  # 95% Wilson interval of the win share
+    mean_rank: float
+    margin: float
+    p50_ms: float
+    p95_ms: float
+    decisions: int
+
+
+def run_match(specs: list[str], games: int, board: str, seed: int,
+              out: TextIO | None = sys.stdout, progress: bool = True) -> dict[str, MatchRow]:
     n = len(specs)
     results: list[SeatResult] = []
     t0 = time.perf_counter()
@@ -28,7 +43,7 @@ def run_match(specs: list[str], games: int, board: str, seed: int, out=sys.stdou
         results.extend(play(rotated, board, seed + g))
         if progress and (g + 1) % max(1, games // 10) == 0:
             sys.stderr.write(f"  {g + 1}/{games} games, {time.perf_counter() - t0:.0f} s\n")
-    table = {}
+    table: dict[str, MatchRow] = {}
     for spec in dict.fromkeys(specs):
         rs = [r for r in results if r.spec == spec]
         wins = sum(r.share for r in rs)
@@ -96,7 +111,7 @@ def _board(p: argparse.ArgumentParser, board: str) -> str:
     return full
 
 
-def _gauntlet(p: argparse.ArgumentParser, args) -> int:
+def _gauntlet(p: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     levels = [x.strip() for x in args.level.split(",") if x.strip()]
     if not levels or any(x not in LEVELS for x in levels):
         p.error(f"--level needs levels of {', '.join(LEVELS)}; got {args.level!r}")

@@ -173,7 +173,7 @@ def _read(doc: Any) -> GameReview:
                       margins, tuple(swings), better)
 
 
-def public_events(events: Iterable[Mapping[str, Any]],
+def public_events(events: Iterable[engine.Event | Mapping[str, Any]],
                   player: str | None) -> tuple[dict[str, Any], ...]:
     """The picks, declines and conquests of `player` among `events`, with only what a
     reader may see of them (no coins paid or won)."""
@@ -197,13 +197,13 @@ class _Turn:
     round: int
     first: GameState | None
     played: list[engine.Action]
-    events: list[Mapping[str, Any]]
+    events: list[engine.Event]
 
 
 def _turns(start: GameState, actions: Sequence[engine.Action]) -> list[_Turn]:
     turns: list[_Turn] = []
     s = start
-    window: list[tuple[GameState, engine.Action, Sequence[Mapping[str, Any]]]] = []
+    window: list[tuple[GameState, engine.Action, Sequence[engine.Event]]] = []
     for a in actions:
         step = engine.apply(s, a)
         window.append((s, a, step.events))

@@ -12,15 +12,27 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
+from typing import TypedDict
 
 import engine
 from engine import GameState, Stage
+from engine.state import Hold
 
 from . import traits
 
 TOKEN_VALUE = 0.5  # coins per token per Active turn, early in a race's life (tuned by self-play)
 LIFE = 3.5  # Active turns a race usually gets
-EASY = {"pick_top": 4, "decline": 0.35, "random_conquest": 0.5}
+
+
+class Easy(TypedDict):
+    """How the easy level strays from the normal plan."""
+
+    pick_top: int  # picks among this many best-looking slots
+    decline: float  # chance of declining when the chain would take two regions or fewer
+    random_conquest: float  # chance of a random sure conquest instead of the best
+
+
+EASY: Easy = {"pick_top": 4, "decline": 0.35, "random_conquest": 0.5}
 
 
 @dataclass(frozen=True)
@@ -72,6 +84,8 @@ class Ctx:
 
 def make_ctx(s: GameState, level: str, rng: random.Random, k: Knobs = NORMAL) -> Ctx:
     name = s.actor
+    if name is None:
+        raise ValueError("the game is over: nobody has to act")
     me = s.players.index(name)
     turns_left = s.board.rounds - s.round + 1
     if me < s.current:  # a defender whose own turn this round is over
@@ -180,6 +194,7 @@ def income_rates(s: GameState) -> list[float]:
                 if h is not None and a.race == h.race:
                     out[i] += traits.region_income(geo, r, h.race, h.power, True)
                 else:
+                    assert a.race is not None  # an owned region always holds a race
                     out[i] += traits.region_income(geo, r, a.race, None, False)
         if h is not None:
             out[i] += traits.flat_income(h.power)
@@ -214,8 +229,9 @@ def should_decline(c: Ctx) -> bool:
     if c.last_turn:
         return False
     h = s.seats[c.me].active
+    assert h is not None  # asked only of a seat with an Active race (choose_action)
     held = held_regions(s, h.race)
-    gain = plan_chain(c)
+    gain: float = plan_chain(c)
     if c.level == "easy":
         return gain == 0 or (gain <= 2 and c.rng.random() < EASY["decline"])
     gain -= c.k.decline
@@ -279,11 +295,12 @@ def conquest_step(c: Ctx) -> engine.Action | None:
     return _best_conquest(c, plain, True, h.race, h.power)
 
 
-def _best_conquest(c: Ctx, options, active: bool, race: str, power) -> engine.Action | None:
+def _best_conquest(c: Ctx, options: list[engine.Conquest], active: bool, race: str,
+                   power: str | None) -> engine.Action | None:
     sure = [o for o in options if o.action.do == "conquer"]
     lam = c.k.lam
     if sure:
-        def score(o) -> tuple:
+        def score(o: engine.Conquest) -> tuple[float, int]:
             v = conquest_value(c, o.region, active, race, power)
             return (v - lam * o.cost, -o.region)
         if c.level == "easy" and c.rng.random() < EASY["random_conquest"]:
@@ -380,7 +397,7 @@ def redeploy_step(c: Ctx) -> engine.Action:
     return engine.End(player=c.name)
 
 
-def piece_step(c: Ctx, h, held: list[int]) -> engine.Action | None:
+def piece_step(c: Ctx, h: Hold, held: list[int]) -> engine.Action | None:
     s = c.s
     if not traits.places_pieces(h.power) or c.last_turn:
         return None
@@ -430,7 +447,7 @@ def piece_step(c: Ctx, h, held: list[int]) -> engine.Action | None:
     return None
 
 
-def stout_decline(c: Ctx, h, held: list[int]) -> bool:
+def stout_decline(c: Ctx, h: Hold, held: list[int]) -> bool:
     """Stout: decline after scoring when next turn's readied troops would be few."""
     s = c.s
     if c.level == "easy":
@@ -446,8 +463,9 @@ def survivors_step(c: Ctx) -> engine.Action:
     s = c.s
     p = s.pending[0]
     if p.race is not None:
-        held = held_regions(s, p.race)
-        r = max(held, key=lambda r: (threat(s, c.me, r, p.race), -r))
+        race = p.race
+        held = held_regions(s, race)
+        r = max(held, key=lambda r: (threat(s, c.me, r, race), -r))
         if c.level == "easy":
             r = c.rng.choice(held)
         return engine.Deploy(player=c.name, region=r, count=p.tokens)

@@ -14,7 +14,9 @@ everything that seat may not see is sampled from public facts first.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 import engine
 from engine import GameState
@@ -87,13 +89,13 @@ class TurnReview:
         return None if self.played_margin is None else self.ai_margin - self.played_margin
 
 
-def ends_turn(events) -> bool:
+def ends_turn(events: Iterable[engine.Event | Mapping[str, Any]]) -> bool:
     """An action's events close a turn: "turn_ended", or "game_over" for the very last
     (the rule story.turns.posts_a_map gives the bot's turn maps)."""
     return any(e.get("type") in ("turn_ended", "game_over") for e in events)
 
 
-def _turn_of(s: GameState, actions) -> GameState | None:
+def _turn_of(s: GameState, actions: Iterable[engine.Action]) -> GameState | None:
     """The state after the actions of a turn up to the one that ends it (None: none did).
     A turn is cut where its events say it ended, not where the actor changes: the mover
     may act again right after (placing her own survivors) and another seat may act in it."""
@@ -106,13 +108,13 @@ def _turn_of(s: GameState, actions) -> GameState | None:
 
 
 def play_turn(start: GameState, level: str, seed: int
-              ) -> tuple[tuple[engine.Action, ...], GameState, list]:
+              ) -> tuple[tuple[engine.Action, ...], GameState, list[list[engine.Event]]]:
     """The AI's own turn from `start` at `level`, played until an action's events end the
     turn; whoever must act meanwhile (a defender placing survivors) is played by the AI
     too. -> (the actions, the state after the last, every action's events in order)."""
     s = start
     mine: list[engine.Action] = []
-    events: list = []
+    events: list[list[engine.Event]] = []
     while not s.finished and len(mine) < 200:
         a = choose(s, level, seed * 131 + len(mine))
         mine.append(a)

@@ -49,6 +49,7 @@ def features(s: GameState) -> list[list[float]]:
             continue
         if a.race == active_race[o]:
             h = s.seats[o].active
+            assert h is not None  # the region's race is this seat's Active race
             a_inc[o] += traits.region_income(geo, r, h.race, h.power, True)
             a_reg[o] += 1
             a_tok[o] += a.tokens

@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from typing import ClassVar
 
 import engine
 from engine import GameState, Stage
 from engine.powers import ALLIED, LIFTED, ROLL
+from engine.state import Hold
 
 from . import lore
 
@@ -43,8 +45,15 @@ class Seen:
         return max(1, left)
 
     @property
-    def active(self):
+    def active(self) -> Hold | None:
         return self.s.seats[self.me].active
+
+    @property
+    def hold(self) -> Hold:
+        """The Active race, for the judgements asked only while there is one."""
+        h = self.s.seats[self.me].active
+        assert h is not None, "a judgement of the Active race, asked without one"
+        return h
 
     def held(self, race: str) -> list[int]:
         return [i for i, a in enumerate(self.s.areas) if a.race == race]
@@ -77,7 +86,7 @@ class Seen:
         if not others:
             return None
 
-        def look(i: int) -> tuple:
+        def look(i: int) -> tuple[int, int, int]:
             tok = sum(a.tokens for a in self.s.areas if a.owner == i)
             return (self.land_of(i), tok, -i)
         return max(others, key=look)
@@ -87,6 +96,7 @@ class RulesPlayer:
     """A gauntlet player: `act(state, seed)` returns a legal action for `state.actor`."""
 
     style = "base"
+    K: ClassVar[dict[str, float]]  # each style's knobs (styles.py)
 
     def __init__(self) -> None:
         self.strays = 0  # decisions the rules refused and a fallback had to answer
@@ -194,7 +204,7 @@ class RulesPlayer:
     def region_worth(self, d: Seen, rid: int) -> float:
         """Coins a region is worth to the Active race this turn, plus what it costs others."""
         s = d.s
-        h = d.active
+        h = d.hold
         a = s.areas[rid]
         v = float(lore.region_coins(s, rid, h.race, h.power))
         if lore.plunders(h.race, h.power) and lore.is_nonempty(s, rid):
@@ -265,7 +275,7 @@ class RulesPlayer:
             return engine.Decline(player=d.name)
         return engine.End(player=d.name)
 
-    def pieces(self, d: Seen, h, held: list[int]) -> engine.Action | None:
+    def pieces(self, d: Seen, h: Hold, held: list[int]) -> engine.Action | None:
         """Fortress, encampments, Heroes and the Diplomat's ally, where they guard most."""
         s = d.s
         piece = lore.piece_of(h.power)
@@ -301,7 +311,7 @@ class RulesPlayer:
         """The Diplomat makes peace with whoever has most Active tokens at its borders."""
         s = d.s
         i = s.players.index(target)
-        h = d.active
+        h = d.hold
         near = 0.0
         for r in d.held(h.race):
             for n in d.land_neighbours(r):

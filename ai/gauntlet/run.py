@@ -14,13 +14,50 @@ import json
 import statistics
 import sys
 import time
+from argparse import Namespace
 from multiprocessing import Pool
+from typing import TextIO, TypedDict
 
 from ..arena import SeatResult, pct, play, wilson
 from .rating import rate_specs
 from .styles import STYLES
 
 OPPONENTS: tuple[str, ...] = (*STYLES, "random", "easy", "normal")
+
+# one game to play: (opponent, seat specs rotated, the level's seat, board, seed)
+Planned = tuple[str, list[str], int, str, int]
+
+
+class Row(TypedDict):
+    """The measured level's figures against one opponent."""
+
+    games: int
+    win_share: float
+    ci: tuple[float, float]  # 95% Wilson interval of the win share
+    mean_rank: float
+    margin: float
+    p50_ms: float
+    p95_ms: float
+    max_ms: float
+    opponent_strays: int
+
+
+class Skill(TypedDict):
+    mu: float
+    sigma: float
+    ordinal: float
+
+
+class Table(TypedDict):
+    """One level's gauntlet: what `run` returns and `--json` writes."""
+
+    level: str
+    board: str
+    games: int  # per opponent
+    seed: int
+    rows: dict[str, Row]
+    ratings: dict[str, Skill]
+    seconds: float
 
 
 def seats(level: str, opponent: str, board: str) -> list[str]:
@@ -33,9 +70,10 @@ def _game(task: tuple[list[str], str, int]) -> list[SeatResult]:
     return play(specs, board, seed)
 
 
-def plan(level: str, opponents: list[str], games: int, board: str, seed: int) -> list[tuple]:
+def plan(level: str, opponents: list[str], games: int, board: str, seed: int
+         ) -> list[Planned]:
     """Every game to play: (opponent, seat specs rotated, the level's seat, board, seed)."""
-    out = []
+    out: list[Planned] = []
     for opp in opponents:
         base = seats(level, opp, board)
         n = len(base)
@@ -46,7 +84,8 @@ def plan(level: str, opponents: list[str], games: int, board: str, seed: int) ->
 
 
 def run(level: str, opponents: list[str], games: int, board: str, seed: int,
-        procs: int = 1, out=sys.stdout, progress=sys.stderr) -> dict:
+        procs: int = 1, out: TextIO | None = sys.stdout,
+        progress: TextIO | None = sys.stderr) -> Table:
     """Play the gauntlet for one level; print its table; return the figures."""
     tasks = plan(level, opponents, games, board, seed)
     results: list[tuple[str, int, list[SeatResult]]] = []
@@ -61,7 +100,7 @@ def run(level: str, opponents: list[str], games: int, board: str, seed: int,
         for i, job in enumerate(jobs):
             results.append((tasks[i][0], tasks[i][2], _game(job)))
             _progress(progress, len(results), len(tasks), t0)
-    rows = {}
+    rows: dict[str, Row] = {}
     for opp in opponents:
         mine = [res[k] for o, k, res in results if o == opp]
         wins = sum(r.share for r in mine)
@@ -80,22 +119,22 @@ def run(level: str, opponents: list[str], games: int, board: str, seed: int,
         return r.spec if measured or r.spec != level else f"{r.spec} (opponent)"
     ratings = rate_specs([[(label(r, i == k), r.rank) for i, r in enumerate(res)]
                           for _, k, res in results])
-    table = {"level": level, "board": board, "games": games, "seed": seed, "rows": rows,
-             "ratings": {k: {"mu": v.mu, "sigma": v.sigma, "ordinal": v.ordinal}
-                         for k, v in ratings.items()},
-             "seconds": time.perf_counter() - t0}
+    table: Table = {"level": level, "board": board, "games": games, "seed": seed, "rows": rows,
+                    "ratings": {k: {"mu": v.mu, "sigma": v.sigma, "ordinal": v.ordinal}
+                                for k, v in ratings.items()},
+                    "seconds": time.perf_counter() - t0}
     if out is not None:
         write_table(table, out)
     return table
 
 
-def _progress(stream, done: int, total: int, t0: float) -> None:
+def _progress(stream: TextIO | None, done: int, total: int, t0: float) -> None:
     if stream is not None and (done % max(1, total // 20) == 0 or done == total):
         stream.write(f"  {done}/{total} games, {time.perf_counter() - t0:.0f} s\n")
         stream.flush()
 
 
-def write_table(t: dict, out) -> None:
+def write_table(t: Table, out: TextIO) -> None:
     par = 100 / (2 if t["board"].endswith("2p") else int(t["board"][-2]))
     out.write(f"\n{t['level']} on {t['board']}: {t['games']} games per opponent, seats "
               f"rotated, seed {t['seed']} (par {par:.0f}%)\n")
@@ -119,10 +158,10 @@ def write_table(t: dict, out) -> None:
     out.flush()
 
 
-def main(args) -> int:
+def main(args: Namespace) -> int:
     levels = [x.strip() for x in args.level.split(",") if x.strip()]
     opponents = [x.strip() for x in args.opponents.split(",") if x.strip()]
-    tables = []
+    tables: list[Table] = []
     for level in levels:
         tables.append(run(level, opponents, args.games, args.board, args.seed, args.procs))
     if args.json:

@@ -24,7 +24,7 @@ from . import lore
 from .base import RulesPlayer, Seen
 
 
-def combo(d: Seen, slot: int):
+def combo(d: Seen, slot: int) -> tuple[str, str, int]:
     c = d.s.row[slot]
     return c.race, c.power, c.coins
 
@@ -58,7 +58,7 @@ class Greedy(RulesPlayer):
     def want_decline(self, d: Seen) -> bool:
         k = self.K
         s = d.s
-        h = d.active
+        h = d.hold
         held = d.held(h.race)
         left = d.turns_left
         now = sum(lore.region_coins(s, r, h.race, h.power) for r in held)
@@ -98,14 +98,14 @@ class Decliner(RulesPlayer):
 
     def want_decline(self, d: Seen) -> bool:
         k = self.K
-        h = d.active
+        h = d.hold
         gain = self.chain_gain(d)
         held = d.held(h.race)
         on_board = sum(d.s.areas[r].tokens for r in held)
         return gain <= k["gain"] or on_board + h.hand < k["thin"] * len(held) + 2
 
     def stout_decline(self, d: Seen) -> bool:
-        h = d.active
+        h = d.hold
         spare = sum(d.s.areas[r].tokens - 1 for r in d.held(h.race))
         return spare <= self.K["stout_spare"]
 
@@ -126,7 +126,7 @@ class Turtle(RulesPlayer):
     def pick_score(self, d: Seen, slot: int) -> float:
         k = self.K
         race, power, coins = combo(d, slot)
-        v = lore.tokens(race, power) + coins - slot
+        v: float = lore.tokens(race, power) + coins - slot
         if race in lore.SHIELD_RACES:
             v += k["shield_race"]
         if power in lore.SHIELD_POWERS:
@@ -140,7 +140,7 @@ class Turtle(RulesPlayer):
     def conquest_score(self, d: Seen, o: engine.Conquest) -> float | None:
         k = self.K
         s = d.s
-        h = d.active
+        h = d.hold
         held = d.held(h.race)
         if held and d.turns_left > 1:
             exposed = sum(1 for r in held if d.pressure(r) >= 2.0)
@@ -153,7 +153,8 @@ class Turtle(RulesPlayer):
         return v + k["touch"] * touching - k["cost"] * o.cost
 
     def guard_weight(self, d: Seen, rid: int) -> float:
-        return d.pressure(rid) ** self.K["front"]  # stack the front, leave the inside thin
+        w: float = d.pressure(rid) ** self.K["front"]  # a base >= 0: a float
+        return w  # stack the front, leave the inside thin
 
 
 class Aggressor(RulesPlayer):
@@ -172,7 +173,7 @@ class Aggressor(RulesPlayer):
         return v
 
     def want_decline(self, d: Seen) -> bool:
-        h = d.active
+        h = d.hold
         return h.hand < self.K["hand"] and self.chain_gain(d) <= self.K["gain"]
 
     def conquest_score(self, d: Seen, o: engine.Conquest) -> float | None:
@@ -212,4 +213,5 @@ def with_knobs(style: str, **knobs: float) -> RulesPlayer:
     if unknown:
         raise ValueError(f"{style} has no knob {sorted(unknown)}")
     cls = type(base.__name__, (base,), {"K": {**base.K, **knobs}})
+    assert issubclass(cls, RulesPlayer)
     return cls()
