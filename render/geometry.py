@@ -1,8 +1,9 @@
 """The drawn shape of each board, and where a board's pictures are cached.
 
 Official boards: data/geometry/<board>.json, written by scripts/build_geometry.py. Any other
-Board (a scenario's inline "map") gets the same builder (render/builder.py) at runtime; the
-result is kept in memory per board content and on disk in the cache directory.
+Board (a scenario's inline "map") gets the same builder (render/builder.py, with raster.py,
+embedding.py and placement.py) at runtime; the result is kept in memory per board content and
+on disk in the cache directory.
 
 Every per-board cache in render/ is keyed by `board_key(board)`: the official id when the
 board's content equals an official board, else "custom-<content digest>".
@@ -23,8 +24,12 @@ from PIL import Image, ImageFilter
 
 from engine import data
 
+from . import builder
+
 GEOMETRY_DIR = data.DATA_DIR / "geometry"
 CACHE_ENV = "SMALLWORLD_RENDER_CACHE"  # a directory; "" or "off" disables the disk cache
+# the modules a built geometry depends on: a change to any of them rebuilds cached ones
+BUILDER_SOURCES = ("builder.py", "raster.py", "embedding.py", "placement.py")
 
 
 @dataclass(frozen=True)
@@ -184,9 +189,7 @@ def geometry(key: str) -> Geometry:
     if key in data.BOARD_IDS and path.exists():
         blob = path.read_bytes()
         return _parse(json.loads(blob), blob)
-    from . import builder
-
-    name = f"geometry-{key}-{source_digest('builder.py')}.json"
+    name = f"geometry-{key}-{source_digest(*BUILDER_SOURCES)}.json"
     cached = read_cache(name)
     if cached is not None:
         try:
