@@ -86,7 +86,7 @@ def crossings(board: data.Board, pos: dict[int, tuple[float, float]]) -> int:
     edges = [(r.id, n) for r in board.regions for n in r.neighbours
              if r.id < n and r.id in pos and n in pos]
 
-    def ccw(a, b, c):
+    def ccw(a: tuple[float, float], b: tuple[float, float], c: tuple[float, float]) -> float:
         return (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0])
 
     count = 0
@@ -208,7 +208,8 @@ def from_graph(board: data.Board, w: int, h: int, seed: int) -> Raster:
 BLANK = 254  # label of the background between the discs of the fallback layout
 
 
-def fallback(board: data.Board, w: int, h: int, seed: int) -> tuple[Raster, dict[int, list]]:
+def fallback(board: data.Board, w: int, h: int,
+             seed: int) -> tuple[Raster, dict[int, list[float]]]:
     """Every region a disc, placed by a force-directed layout (for non-planar input)."""
     rng = random.Random(seed)
     n = len(board.regions)

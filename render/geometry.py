@@ -43,7 +43,7 @@ class Geometry:
     labels: bytes
     anchors: dict[int, tuple[tuple[float, float, float], ...]]
     min_contact: int
-    slots: dict[int, dict]
+    slots: dict[int, builder.RegionSlots]
     kind: str = "tiles"  # "tiles": regions tile the map; "discs": the fallback layout
     discs: dict[int, tuple[float, float, float]] | None = None
     smooth: bytes | None = None  # drawn-size labels with rounded stair steps (precomputed)
@@ -74,7 +74,7 @@ def smooth_labels(raster: Image.Image, size: tuple[int, int]) -> Image.Image:
     return raster.resize(size, Image.Resampling.NEAREST).filter(ImageFilter.ModeFilter(5))
 
 
-def with_smooth(raw: dict) -> dict:
+def with_smooth(raw: builder.GeometryFile) -> builder.GeometryFile:
     """Add the precomputed "smooth" field to a builder dict (the mode filter is the slowest
     step of drawing a static layer, so it is done once, when the geometry is made)."""
     labels = zlib.decompress(base64.b64decode(raw["labels"]))
@@ -161,7 +161,12 @@ def board_of(key: str) -> data.Board:
     return board if board is not None else data.board(key)
 
 
-def _parse(raw: dict, blob: bytes) -> Geometry:
+def _triple(v: list[float]) -> tuple[float, float, float]:
+    x, y, z = v
+    return (x, y, z)
+
+
+def _parse(raw: builder.GeometryFile, blob: bytes) -> Geometry:
     labels = zlib.decompress(base64.b64decode(raw["labels"]))
     if len(labels) != raw["width"] * raw["height"]:
         raise ValueError(f"{raw['board']}: label raster has the wrong size")
@@ -172,11 +177,11 @@ def _parse(raw: dict, blob: bytes) -> Geometry:
         height=raw["height"],
         scale=raw["scale"],
         labels=labels,
-        anchors={int(k): tuple(tuple(s) for s in v) for k, v in raw["anchors"].items()},
+        anchors={int(k): tuple(_triple(s) for s in v) for k, v in raw["anchors"].items()},
         min_contact=raw["min_contact"],
         slots={int(k): v for k, v in raw.get("slots", {}).items()},
         kind=raw.get("kind", "tiles"),
-        discs={int(k): tuple(v) for k, v in discs.items()} if discs else None,
+        discs={int(k): _triple(v) for k, v in discs.items()} if discs else None,
         smooth=zlib.decompress(base64.b64decode(raw["smooth"])) if "smooth" in raw else None,
         source=hashlib.sha1(blob).hexdigest()[:16],
     )

@@ -8,10 +8,24 @@ overlaps where room allows (render/static.py draws at these spots). Stdlib only.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
+from typing import TypedDict
 
 from engine import data
 
 from .raster import SCALE, Raster
+
+Box = tuple[float, float, float, float]  # x0, y0, x1, y1
+Anchors = dict[str, list[list[float]]]  # per region id (text): [x, y, clearance], best first
+
+
+class RegionSlots(TypedDict):
+    """Where one region's boxes go, centres [x, y] in drawn pixels (the geometry file's)."""
+
+    marker: list[float]
+    label: list[float]
+    icons: list[list[float]]
+    pieces: list[list[float]]
 
 # ----------------------------------------------------------------------------- anchors
 
@@ -50,14 +64,14 @@ def distance_map(ras: Raster) -> list[float]:
     return d
 
 
-def anchors(board: data.Board, ras: Raster, n_slots: int = 7) -> dict[str, list]:
+def anchors(board: data.Board, ras: Raster, n_slots: int = 7) -> Anchors:
     """Per region, spots for the marker, label and icons: greedy max-clearance points."""
     d = distance_map(ras)
     w = ras.w
     pix: dict[int, list[int]] = {}
     for i, v in enumerate(ras.lab):
         pix.setdefault(v, []).append(i)
-    out = {}
+    out: Anchors = {}
     for r in board.regions:
         cells = pix[r.id]
         slots: list[list[float]] = []
@@ -100,19 +114,18 @@ class _Taken:
         self.buckets: dict[tuple[int, int], list[int]] = {}
         self.boxes: list[tuple[float, float, float, float, int, bool]] = []
 
-    def _keys(self, box):
+    def _keys(self, box: Box) -> Iterator[tuple[int, int]]:
         c = self.cell
         for gy in range(int(box[1] // c), int(box[3] // c) + 1):
             for gx in range(int(box[0] // c), int(box[2] // c) + 1):
                 yield (gx, gy)
 
-    def add(self, box: tuple[float, float, float, float], owner: int, hard: bool) -> None:
+    def add(self, box: Box, owner: int, hard: bool) -> None:
         self.boxes.append((*box, owner, hard))
         for k in self._keys(box):
             self.buckets.setdefault(k, []).append(len(self.boxes) - 1)
 
-    def overlap(self, box: tuple[float, float, float, float],
-                owner: int = -1) -> tuple[float, float, float]:
+    def overlap(self, box: Box, owner: int = -1) -> tuple[float, float, float]:
         """Overlap areas with (hard boxes, soft boxes of `owner`, other soft boxes)."""
         seen: set[int] = set()
         hard = same = other = 0.0
@@ -176,7 +189,7 @@ class _Region:
         return full - (cx1 - cx0) * (cy1 - cy0) + notr
 
 
-def slots(board: data.Board, ras: Raster, anchor: dict[str, list]) -> dict[str, dict]:
+def slots(board: data.Board, ras: Raster, anchor: Anchors) -> dict[str, RegionSlots]:
     """Per region, where the marker, the number, each symbol and up to three pieces go.
 
     Two passes over the regions, smallest first: markers, numbers and symbols, then the
@@ -203,7 +216,7 @@ def slots(board: data.Board, ras: Raster, anchor: dict[str, list]) -> dict[str, 
         def dist2(c: tuple[float, float]) -> float:
             return (c[0] - gx) ** 2 + (c[1] - gy) ** 2
 
-        def box(x: float, y: float) -> tuple[float, float, float, float]:
+        def box(x: float, y: float) -> Box:
             return (x - hw - half_gap, y - hh - half_gap, x + hw + half_gap, y + hh + half_gap)
 
         best = None
@@ -232,7 +245,7 @@ def slots(board: data.Board, ras: Raster, anchor: dict[str, list]) -> dict[str, 
     def drawn(p: tuple[float, float]) -> list[float]:
         return [round(p[0] * k, 1), round(p[1] * k, 1)]
 
-    out: dict[str, dict] = {}
+    out: dict[str, RegionSlots] = {}
     dy_label = (MARKER_BOX[1] + LABEL_BOX[1]) / 2 / k + 1
     dy_icon = (MARKER_BOX[1] + ICON_BOX[1]) / 2 / k + 1
     dx_piece = (MARKER_BOX[0] + PIECE_BOX[0]) / 2 / k + 1
@@ -245,7 +258,7 @@ def slots(board: data.Board, ras: Raster, anchor: dict[str, list]) -> dict[str, 
         icons = [put(reg, ICON_BOX, (mx + (j - (n_icons - 1) / 2) * (ICON_BOX[0] + GAP) / k,
                                      my + dy_icon)) for j in range(n_icons)]
         out[str(region.id)] = {"marker": drawn((mx, my)), "label": drawn(label),
-                               "icons": [drawn(p) for p in icons]}
+                               "icons": [drawn(p) for p in icons], "pieces": []}
     for region in order:
         reg = areas[region.id]
         mx, my = (v / k for v in out[str(region.id)]["marker"])

@@ -176,7 +176,7 @@ class Raster:
                     continue
                 t = target[y * w + x] if target is not None else -1
 
-                def score(lbl: int, n8=n8, t=t) -> float:
+                def score(lbl: int, n8: list[int] = n8, t: int = t) -> float:
                     s = w_smooth * n8.count(lbl) + (w_target if lbl == t else 0.0)
                     if w_area and target_area:
                         s -= w_area * self.area[lbl] / target_area[lbl]
