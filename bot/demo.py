@@ -17,6 +17,7 @@ import random
 import re
 import sys
 import tempfile
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -25,7 +26,7 @@ from bot import pictures, text
 from bot.archive.stories import Stories
 from bot.clock import ClockRules
 from bot.game.autoplay import AutoPlayer
-from bot.game.results import Outcome
+from bot.game.results import Event, Outcome
 from bot.game.service import GameService
 from bot.seats import AI_LEVELS, MAX_PLAYERS, MIN_PLAYERS
 from bot.store import open_store
@@ -105,7 +106,7 @@ async def play(players: int = 3, level: str = "mixed", seed: int | None = None) 
     return demo
 
 
-def _round_of(events: list[dict], state) -> int:
+def _round_of(events: Sequence[Event], state: engine.GameState) -> int:
     for e in events:
         if isinstance(e.get("round"), int):
             return int(e["round"])

@@ -99,7 +99,7 @@ def of_game(game: Any) -> str:
 
 async def reply_language(interaction: Any) -> str:
     """The ephemeral-reply language for an interaction (English if the bot has no settings)."""
-    languages = getattr(interaction.client, "languages", None)
+    languages: Languages | None = getattr(interaction.client, "languages", None)
     if languages is None:
         return i18n.normalize(str(getattr(getattr(interaction, "locale", None), "value", "")))
     return await languages.for_interaction(interaction)

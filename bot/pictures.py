@@ -31,7 +31,7 @@ import os
 import signal
 import time
 from collections import Counter, OrderedDict
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
@@ -199,7 +199,8 @@ def _draw(name: str, subject: Any, kwargs: dict[str, Any]) -> bytes:
         if isinstance(board, str):
             board = engine.data.board(board)
         return render.observation_png(board, observation, **kwargs)
-    return getattr(render, name)(subject, **kwargs)
+    draw: Callable[..., bytes] = getattr(render, name)  # one of render's PNG entry points
+    return draw(subject, **kwargs)
 
 
 def _warm(board_ids: list[str]) -> bool:
@@ -352,7 +353,7 @@ _MAPS = _Cache(128)
 _ROWS = _Cache(128)  # each live game has its current row; a row stays until a pick
 
 
-def _map_key(board_id: str, obs: dict, highlight: tuple[int, ...]) -> str | None:
+def _map_key(board_id: str, obs: Mapping[str, object], highlight: tuple[int, ...]) -> str | None:
     """A map shows the public observation of one board, with some regions highlighted."""
     try:
         return json.dumps([board_id, obs, list(highlight)], sort_keys=True, default=str)

@@ -31,7 +31,7 @@ class CatalogTranslator(app_commands.Translator):
     """Answers discord.py's per-locale questions from the catalogs (None: keep English)."""
 
     async def translate(self, string: app_commands.locale_str, locale: discord.Locale,
-                        context: app_commands.TranslationContext) -> str | None:
+                        context: app_commands.TranslationContextTypes) -> str | None:
         lang = LOCALES.get(locale.value)
         if lang is None:
             return None
@@ -39,7 +39,7 @@ class CatalogTranslator(app_commands.Translator):
         if where in NAMES:
             names = i18n.commands(lang)["names"]
             path = _path(context)
-            return names.get(path) or names.get(string.message)
+            return (names.get(path) if path is not None else None) or names.get(string.message)
         if where in DESCRIPTIONS:
             return i18n.commands(lang)["descriptions"].get(string.message)
         if where is Where.choice_name:
@@ -47,7 +47,7 @@ class CatalogTranslator(app_commands.Translator):
         return None
 
 
-def _path(context: app_commands.TranslationContext) -> str | None:
+def _path(context: app_commands.TranslationContextTypes) -> str | None:
     """A command's, group's or parameter's whole path: "league-mod season end", "sw-table ai-add level"."""
     item = context.data
     if context.location is Where.parameter_name:

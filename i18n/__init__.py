@@ -18,9 +18,10 @@ form by value. A key missing in a language falls back to English.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import cache
 from pathlib import Path
+from typing import SupportsIndex, SupportsInt
 
 from .icu import ARG as _ARG
 from .icu import NAME_TYPES, plural_forms
@@ -92,9 +93,9 @@ def catalog_files(lang: str) -> list[Path]:
 
 
 @cache
-def _raw(lang: str) -> tuple[dict[str, str], dict]:
+def _raw(lang: str) -> tuple[dict[str, str], dict[str, str]]:
     messages: dict[str, str] = {}
-    notes_: dict = {}
+    notes_: dict[str, str] = {}
     for path in catalog_files(lang):
         raw = json.loads(path.read_text(encoding="utf-8"))
         notes_.update(raw.get("_notes", {}))
@@ -112,13 +113,13 @@ def catalog(lang: str) -> dict[str, str]:
     return _raw(lang)[0]
 
 
-def notes(lang: str) -> dict:
+def notes(lang: str) -> dict[str, str]:
     """The catalogs' `_notes`: which terms are not from a rulebook, and why."""
     return _raw(lang)[1]
 
 
 @cache
-def commands(lang: str) -> dict:
+def commands(lang: str) -> dict[str, dict[str, str]]:
     """Slash-command names, descriptions and choice names of one language, keyed by the
     English text ({"names": {...}, "descriptions": {...}, "choices": {...}}; empty for
     English and unknown languages)."""
@@ -182,7 +183,14 @@ def name(kind: str, ident: str | None, lang: str | None = DEFAULT) -> str:
 # ---------------------------------------------------------------- message syntax
 # (the parser is i18n/icu.py, which the engine shares for its English sentences)
 
-def format_message(message: str, lang: str, params: dict) -> str:
+def _count(value: object) -> int:
+    """A plural argument as a number: what int() takes (an int, a float, a digit string)."""
+    if isinstance(value, str | SupportsInt | SupportsIndex):
+        return int(value)
+    raise TypeError(f"a plural argument must be a number, not {value!r}")
+
+
+def format_message(message: str, lang: str, params: Mapping[str, object]) -> str:
     out = []
     for kind, arg, typ, form_items in _compiled(message):
         if kind == "text":
@@ -193,7 +201,7 @@ def format_message(message: str, lang: str, params: dict) -> str:
             forms = dict(form_items)
             form = forms.get(f"={value}")
             if form is None:
-                form = forms.get(plural_category(lang, int(value)), forms["other"])
+                form = forms.get(plural_category(lang, _count(value)), forms["other"])
             out.append(format_message(form.replace("#", str(value)), lang, params))
         elif typ == "select":
             forms = dict(form_items)

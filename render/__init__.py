@@ -57,7 +57,7 @@ def observation_png(board: engine.data.Board, observation: Observation, *, viewe
                                 lang=lang))
 
 
-def map_png(state, *, viewer: str | None = None, highlight: Iterable[int] = (),
+def map_png(state: engine.GameState, *, viewer: str | None = None, highlight: Iterable[int] = (),
             lang: str = "en") -> bytes:
     """The map of `state` as PNG: public view (no coins) unless `viewer` names a player;
     every word in `lang` (an i18n language code)."""
@@ -66,12 +66,12 @@ def map_png(state, *, viewer: str | None = None, highlight: Iterable[int] = (),
                            lang=lang)
 
 
-def row_png(state, lang: str = "en") -> bytes:
+def row_png(state: engine.GameState, lang: str = "en") -> bytes:
     """The six visible combos with their tokens, cost and the coins lying on them."""
     return banded_png(row_image(engine.observe(state, None), lang))
 
 
-def final_png(state, regions_by_round: dict[str, list[int]] | None = None,
+def final_png(state: engine.GameState, regions_by_round: dict[str, list[int]] | None = None,
               lang: str = "en") -> bytes:
     """The end-of-game reveal: coins, ranking, tie-break note (only once the game is over)."""
     observation = engine.observe(state, None)

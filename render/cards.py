@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import colorsys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import lru_cache
 
 from PIL import Image, ImageDraw
@@ -15,7 +15,7 @@ from . import sprites, text, theme
 from .charts import line_chart
 from .encode import palette_index
 from .geometry import read_cache, source_digest, write_cache
-from .mapview import Observation, seat_colours
+from .mapview import Observation, Shows, seat_colours
 from .static import fonts_digest
 
 WIDTH = 1028
@@ -35,7 +35,7 @@ def _coin(draw: ImageDraw.ImageDraw, x: float, y: float, r: float = 14) -> None:
     draw.ellipse((x - r + 5, y - r + 5, x + r - 5, y + r - 5), outline=(180, 130, 20), width=2)
 
 
-def _tokens(name: str, table: dict) -> int:
+def _tokens(name: str, table: Mapping[str, data.RaceData | data.PowerData]) -> int:
     item = table.get(name)
     return item.tokens if item is not None else 0
 
@@ -151,11 +151,15 @@ def _row_title(lang: str) -> Image.Image:
     return im
 
 
-def _row_parts(observation: Observation, lang: str) -> tuple[tuple[int, int], list]:
+# a piece of the row picture: (what, arguments, where), drawn by ROW_PIECES[what](*arguments)
+RowPart = tuple[str, Shows, tuple[int, int]]
+
+
+def _row_parts(observation: Observation, lang: str) -> tuple[tuple[int, int], list[RowPart]]:
     """The row picture's size, and what it is laid out of: (what, arguments, where), each
     drawn by ROW_PIECES[what](*arguments); equal arguments draw equal pixels."""
     row = observation.get("row") or []
-    parts: list = [("title", (lang,), (0, 0))]
+    parts: list[RowPart] = [("title", (lang,), (0, 0))]
     for slot, combo in enumerate(row):
         y0 = ROW_HEAD + slot * ROW_H
         parts.append(("slot", (slot,), (0, y0)))
@@ -184,7 +188,7 @@ def draw_row(observation: Observation, lang: str = "en") -> Image.Image:
 
 
 @lru_cache(maxsize=512)  # ~20 KB a combo's piece: the combos of many games in a few languages
-def _piece_on_palette(what: str, args: tuple) -> Image.Image:
+def _piece_on_palette(what: str, args: Shows) -> Image.Image:
     return row_on_palette(ROW_PIECES[what](*args))
 
 

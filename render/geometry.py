@@ -1,8 +1,9 @@
 """The drawn shape of each board, and where a board's pictures are cached.
 
 Official boards: data/geometry/<board>.json, written by scripts/build_geometry.py. Any other
-Board (a scenario's inline "map") gets the same builder (render/builder.py) at runtime; the
-result is kept in memory per board content and on disk in the cache directory.
+Board (a scenario's inline "map") gets the same builder (render/builder.py, with raster.py,
+embedding.py and placement.py) at runtime; the result is kept in memory per board content and
+on disk in the cache directory.
 
 Every per-board cache in render/ is keyed by `board_key(board)`: the official id when the
 board's content equals an official board, else "custom-<content digest>".
@@ -23,8 +24,12 @@ from PIL import Image, ImageFilter
 
 from engine import data
 
+from . import builder
+
 GEOMETRY_DIR = data.DATA_DIR / "geometry"
 CACHE_ENV = "SMALLWORLD_RENDER_CACHE"  # a directory; "" or "off" disables the disk cache
+# the modules a built geometry depends on: a change to any of them rebuilds cached ones
+BUILDER_SOURCES = ("builder.py", "raster.py", "embedding.py", "placement.py")
 
 
 @dataclass(frozen=True)
@@ -38,7 +43,7 @@ class Geometry:
     labels: bytes
     anchors: dict[int, tuple[tuple[float, float, float], ...]]
     min_contact: int
-    slots: dict[int, dict]
+    slots: dict[int, builder.RegionSlots]
     kind: str = "tiles"  # "tiles": regions tile the map; "discs": the fallback layout
     discs: dict[int, tuple[float, float, float]] | None = None
     smooth: bytes | None = None  # drawn-size labels with rounded stair steps (precomputed)
@@ -69,7 +74,7 @@ def smooth_labels(raster: Image.Image, size: tuple[int, int]) -> Image.Image:
     return raster.resize(size, Image.Resampling.NEAREST).filter(ImageFilter.ModeFilter(5))
 
 
-def with_smooth(raw: dict) -> dict:
+def with_smooth(raw: builder.GeometryFile) -> builder.GeometryFile:
     """Add the precomputed "smooth" field to a builder dict (the mode filter is the slowest
     step of drawing a static layer, so it is done once, when the geometry is made)."""
     labels = zlib.decompress(base64.b64decode(raw["labels"]))
@@ -156,7 +161,12 @@ def board_of(key: str) -> data.Board:
     return board if board is not None else data.board(key)
 
 
-def _parse(raw: dict, blob: bytes) -> Geometry:
+def _triple(v: list[float]) -> tuple[float, float, float]:
+    x, y, z = v
+    return (x, y, z)
+
+
+def _parse(raw: builder.GeometryFile, blob: bytes) -> Geometry:
     labels = zlib.decompress(base64.b64decode(raw["labels"]))
     if len(labels) != raw["width"] * raw["height"]:
         raise ValueError(f"{raw['board']}: label raster has the wrong size")
@@ -167,11 +177,11 @@ def _parse(raw: dict, blob: bytes) -> Geometry:
         height=raw["height"],
         scale=raw["scale"],
         labels=labels,
-        anchors={int(k): tuple(tuple(s) for s in v) for k, v in raw["anchors"].items()},
+        anchors={int(k): tuple(_triple(s) for s in v) for k, v in raw["anchors"].items()},
         min_contact=raw["min_contact"],
         slots={int(k): v for k, v in raw.get("slots", {}).items()},
         kind=raw.get("kind", "tiles"),
-        discs={int(k): tuple(v) for k, v in discs.items()} if discs else None,
+        discs={int(k): _triple(v) for k, v in discs.items()} if discs else None,
         smooth=zlib.decompress(base64.b64decode(raw["smooth"])) if "smooth" in raw else None,
         source=hashlib.sha1(blob).hexdigest()[:16],
     )
@@ -184,9 +194,7 @@ def geometry(key: str) -> Geometry:
     if key in data.BOARD_IDS and path.exists():
         blob = path.read_bytes()
         return _parse(json.loads(blob), blob)
-    from . import builder
-
-    name = f"geometry-{key}-{source_digest('builder.py')}.json"
+    name = f"geometry-{key}-{source_digest(*BUILDER_SOURCES)}.json"
     cached = read_cache(name)
     if cached is not None:
         try:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter, OrderedDict
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from functools import cache, lru_cache
 from typing import Any
@@ -12,6 +12,7 @@ from PIL import Image, ImageChops, ImageDraw, ImageFilter
 
 import i18n
 from engine import data
+from engine.view import ActiveRace, PlayerView
 
 from . import sprites, text, theme
 from .encode import palette, palette_index, to_palette
@@ -23,6 +24,8 @@ PANEL_ROW = 74
 
 
 Observation = Mapping[str, Any]  # engine.observe's public (or a player's) view, read only
+# what a piece of a picture shows, as a key: equal keys, equal pixels (so it can be cached)
+Shows = tuple[Hashable, ...]
 
 # what a map shows of an observation: drawn from these fields alone, it is the same picture
 # (the bot keys its picture cache by them: a position reached again at another version, or
@@ -85,7 +88,8 @@ def _highlighted(board: data.Board, highlight: Iterable[int]) -> list[int]:
     return [rid for rid in sorted({int(r) for r in highlight}) if 0 <= rid < len(board.regions)]
 
 
-def _highlight(im: Image.Image, key: str, rid: int, colours: tuple = (RING, theme.HIGHLIGHT),
+def _highlight(im: Image.Image, key: str, rid: int,
+               colours: tuple[text.Ink, text.Ink] = (RING, theme.HIGHLIGHT),
                origin: tuple[int, int] = (0, 0)) -> None:
     """Outline region `rid` in `colours` (dark band, inner band; palette indices on a palette
     image); `im`'s top-left is the map's `origin`."""
@@ -96,10 +100,10 @@ def _highlight(im: Image.Image, key: str, rid: int, colours: tuple = (RING, them
 
 
 # a sprite placed on the map: (what it shows, as a key), the sprite, its top-left corner
-Placed = tuple[tuple, Image.Image, tuple[int, int]]
+Placed = tuple[Shows, Image.Image, tuple[int, int]]
 
 
-def _placed(what: tuple, sprite: Image.Image, x: float, y: float,
+def _placed(what: Shows, sprite: Image.Image, x: float, y: float,
             size: tuple[int, int]) -> Placed:
     """Centred at (x, y), nudged so the sprite stays on the map."""
     hw, hh = sprite.width / 2, sprite.height / 2
@@ -149,7 +153,7 @@ def draw_tokens(im: Image.Image, board: data.Board, observation: Observation,
         im.paste(sprite, corner, sprite)
 
 
-def _race_line(hold: dict | None, lang: str = "en") -> str:
+def _race_line(hold: ActiveRace | None, lang: str = "en") -> str:
     if not hold:
         return i18n.t("map.no_race", lang)
     power = hold.get("power")
@@ -214,7 +218,7 @@ def panel_head(width: int, title: str) -> Image.Image:
     return im
 
 
-def _player_lines(name: str, p: dict, *, viewer: str | None, lang: str) -> tuple[str, str]:
+def _player_lines(name: str, p: PlayerView, *, viewer: str | None, lang: str) -> tuple[str, str]:
     """A player's two panel lines: the active race (tokens on the map, in hand), then the
     races in decline, and the coins only in the player's own view."""
     act = p.get("active")
@@ -256,11 +260,11 @@ def panel_row(width: int, name: str, colour: tuple[int, int, int], current: bool
 
 
 def panel_parts(width: int, observation: Observation, *, viewer: str | None, lang: str
-                ) -> list[tuple[str, tuple]]:
+                ) -> list[tuple[str, Shows]]:
     """The panel as strips from the top, each (what, arguments): "head" (panel_head), "row"
     (panel_row), "gap" (10 px of parchment), "legend" (legend). Equal arguments draw equal
     pixels, so a strip can be cached by them."""
-    parts: list[tuple[str, tuple]] = [("head", (width, _title(observation, lang)))]
+    parts: list[tuple[str, Shows]] = [("head", (width, _title(observation, lang)))]
     colours = seat_colours(observation)
     for name, p in observation["players"].items():
         current = name == observation.get("current") and not observation.get("finished")
@@ -304,11 +308,11 @@ def static_on_palette(key: str) -> Image.Image:
 
 STRIPS_KEPT = 256  # ~76 KB a player's strip: about the panels of 50 live games
 TILES_KEPT = 2048  # ~6 KB a marker's tile: the markers and pieces of ~100 live games
-_strips: OrderedDict[tuple, Image.Image] = OrderedDict()
-_tiles: OrderedDict[tuple, Image.Image] = OrderedDict()
+_strips: OrderedDict[Shows, Image.Image] = OrderedDict()
+_tiles: OrderedDict[Shows, Image.Image] = OrderedDict()
 
 
-def _kept(cache: OrderedDict[tuple, Image.Image], key: tuple, most: int,
+def _kept(cache: OrderedDict[Shows, Image.Image], key: Shows, most: int,
           make: Callable[[], Image.Image]) -> Image.Image:
     """cache[key], made (and the oldest beyond `most` forgotten) if missing."""
     found = cache.get(key)
@@ -321,7 +325,7 @@ def _kept(cache: OrderedDict[tuple, Image.Image], key: tuple, most: int,
     return found
 
 
-def strip_on_palette(key: str, what: str, args: tuple) -> Image.Image:
+def strip_on_palette(key: str, what: str, args: Shows) -> Image.Image:
     """A panel strip (STRIPS[what](*args)) on the palette of board `key`; the latest
     STRIPS_KEPT are kept: a strip shows the same until its player's race, tokens or turn
     change."""
@@ -381,13 +385,13 @@ def _groups(placed: list[Placed]) -> list[tuple[Box, list[Placed]]]:
     return [(box, [placed[n] for n in sorted(members)]) for box, members in groups]
 
 
-def _tile_key(key: str, box: Box, members: list[Placed], rings: tuple[int, ...]) -> tuple:
+def _tile_key(key: str, box: Box, members: list[Placed], rings: tuple[int, ...]) -> Shows:
     """What a tile shows: equal keys, equal pixels."""
     return (key, box, rings, tuple((w, corner) for w, _, corner in members))
 
 
 def _tile(key: str, box: Box, members: list[Placed], rings: tuple[int, ...],
-          what: tuple) -> Image.Image:
+          what: Shows) -> Image.Image:
     """A group's box on the palette: the static layer, the highlights that reach into it,
     then its sprites, mapped to the palette (once per content, `what`: _tile_key; kept in
     `_tiles`)."""
@@ -405,7 +409,7 @@ def _tile(key: str, box: Box, members: list[Placed], rings: tuple[int, ...],
 # something map_image laid on the board's static layer: what it shows (equal keys: equal
 # pixels) and where. Two maps of one board differ only inside the boxes of the layers one
 # of them has and the other has not (render.replay stores a frame's changes from these).
-Layer = tuple[tuple, Box]
+Layer = tuple[Shows, Box]
 
 
 def map_layers(board: data.Board, observation: Observation, *, viewer: str | None = None,

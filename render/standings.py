@@ -110,7 +110,7 @@ def draw_standings(title: str, subtitle: str, lines: Sequence[StandingsLine],
                   anchor=_anchor(col))
     draw.line((PAD, HEAD, WIDTH - PAD, HEAD), fill=theme.INK, width=2)
 
-    def cell(x: float, y: float, s: str, *, fill=theme.INK, anchor: str = "rm",
+    def cell(x: float, y: float, s: str, *, fill: text.Ink = theme.INK, anchor: str = "rm",
              size: int = 26, kind: str = "bold") -> None:
         text.draw(draw, (x, y), s, size=size, kind=kind, fill=fill, anchor=anchor)
 

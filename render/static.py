@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import io
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -231,10 +232,10 @@ class Spots:
 @lru_cache(maxsize=64)
 def layout(key: str) -> dict[int, Spots]:
     """Marker, number, symbol and piece spots of every region (computed by the builder, see
-    render/builder.py `slots`: inside the region and clear of each other where room allows)."""
+    render/placement.py `slots`: inside the region and clear of each other where room allows)."""
     geo = geometry(key)
 
-    def shift(p) -> tuple[float, float]:
+    def shift(p: Sequence[float]) -> tuple[float, float]:
         return (p[0] + MARGIN, p[1] + MARGIN)
 
     return {rid: Spots(shift(s["marker"]), shift(s["label"]), tuple(map(shift, s["icons"])),

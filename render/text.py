@@ -37,6 +37,8 @@ CHAINS: dict[str, tuple[str, ...]] = {
               "DejaVuSans-Bold.ttf", "NotoSansSymbols2-Regular.ttf"),
 }
 REPLACEMENT = "\ufffd"
+# a colour as ImageDraw takes it (Pillow's own alias for it is private)
+Ink = float | tuple[int, ...] | str
 _JOINERS = {"\u200c", "\u200d"}
 
 
@@ -111,22 +113,22 @@ def _pick(ch: str, kind: str) -> int | None:
 @lru_cache(maxsize=8192)
 def runs(text: str, kind: str = "bold") -> tuple[tuple[int, str], ...]:
     """(font index, text) runs; marks and joiners stay with the character before them."""
-    out: list[list] = []
+    out: list[tuple[int, str]] = []
     for ch in text:
         if out and (unicodedata.category(ch).startswith("M") or ch in _JOINERS
                     or 0xFE00 <= ord(ch) <= 0xFE0F):
-            out[-1][1] += ch
+            out[-1] = (out[-1][0], out[-1][1] + ch)
             continue
         i = _pick(ch, kind)
         if i is None:
             i, ch = _pick(REPLACEMENT, kind) or 0, REPLACEMENT
         if ch == " " and out:
-            out[-1][1] += ch  # a space belongs to the run it follows
+            out[-1] = (out[-1][0], out[-1][1] + ch)  # a space belongs to the run it follows
         elif out and out[-1][0] == i:
-            out[-1][1] += ch
+            out[-1] = (i, out[-1][1] + ch)
         else:
-            out.append([i, ch])
-    return tuple((i, s) for i, s in out)
+            out.append((i, ch))
+    return tuple(out)
 
 
 def has_glyphs(text: str, kind: str = "bold") -> bool:
@@ -150,7 +152,7 @@ def _mask(f: ImageFont.FreeTypeFont, s: str, anchor: str, mode: str,
 
 
 def _text(d: ImageDraw.ImageDraw, xy: tuple[float, float], s: str, f: ImageFont.FreeTypeFont,
-          fill, anchor: str, stroke_width: int, stroke_fill) -> None:
+          fill: Ink | None, anchor: str, stroke_width: int, stroke_fill: Ink | None) -> None:
     """ImageDraw.text for one line without stroke, with the glyphs cached: the same pixels."""
     if stroke_width or "\n" in s or d.fontmode not in ("L", "1") or fill is None:
         d.text(xy, s, font=f, fill=fill, anchor=anchor, stroke_width=stroke_width,
@@ -164,8 +166,8 @@ def _text(d: ImageDraw.ImageDraw, xy: tuple[float, float], s: str, f: ImageFont.
 
 
 def draw(d: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, *, size: int,
-         kind: str = "bold", fill=None, anchor: str = "la", stroke_width: int = 0,
-         stroke_fill=None) -> float:
+         kind: str = "bold", fill: Ink | None = None, anchor: str = "la",
+         stroke_width: int = 0, stroke_fill: Ink | None = None) -> float:
     """Draw `text` like ImageDraw.text (anchors l/m/r + a/m/s), return its width."""
     parts = runs(text, kind)
     x, y = xy

@@ -20,8 +20,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from ai.gauntlet.styles import STYLES, with_knobs  # noqa: E402
 from ai.arena import actor, play  # noqa: E402
+from ai.gauntlet.styles import STYLES, with_knobs  # noqa: E402
 
 POOL = ("greedy", "decliner", "turtle", "aggressor", "normal")
 

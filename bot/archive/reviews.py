@@ -86,7 +86,7 @@ def chances_of(review: GameReview | None, turns: int) -> list[dict[str, float]] 
     return [dict(c) for c in review.chances]
 
 
-Shown = Callable[[GameRow, GameReview], Awaitable[None]]
+Shown = Callable[[GameRow, GameReview], Awaitable[object]]  # -> whatever (the Announcer: edited)
 
 
 class Reviews:

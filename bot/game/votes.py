@@ -65,8 +65,9 @@ def ranking_now(state: engine.GameState) -> list[dict[str, Any]]:
     regions = obs.get("regions", {})
     tokens = {p: 0 for p in state.players}
     for r in regions.values():
-        if r.get("owner") in tokens:
-            tokens[r["owner"]] += int(r.get("tokens") or 0)
+        owner = r.get("owner")
+        if owner is not None and owner in tokens:
+            tokens[owner] += int(r.get("tokens") or 0)
     keys = {p: (int(obs["players"][p].get("coins") or 0), tokens[p]) for p in state.players}
     order = sorted(state.players, key=lambda p: (-keys[p][0], -keys[p][1],
                                                  state.players.index(p)))

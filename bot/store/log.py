@@ -166,7 +166,7 @@ class LogSQL(GamesSQL):
                   (game_id, game_id, keep)),
             Write("DELETE FROM actions WHERE game_id = ? AND seq > ?", (game_id, keep)),
             Write("DELETE FROM snapshots WHERE game_id = ? AND seq > ?", (game_id, keep)))
-        return removed
+        return int(removed)
 
     async def final_ranking(self, game_id: int) -> list[dict[str, Any]] | None:
         """The ranking a finished game announced: from its game_over event, else from the

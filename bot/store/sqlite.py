@@ -7,9 +7,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import sqlite3
-from collections.abc import AsyncIterator, Callable, Iterable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import aiosqlite
 
@@ -25,6 +25,8 @@ from bot.store.base import (
     dialect_of,
 )
 from bot.store.interface import Store
+
+R = TypeVar("R")
 
 _SQLITE_BUSY = ("database is locked", "database table is locked", "database or disk is full",
                 "disk i/o error", "unable to open database")
@@ -231,12 +233,14 @@ class SqliteStore(Store):
         async with self._lock:
             return await self._on_thread(_write_now, steps)
 
-    async def _on_thread(self, fn: Callable[..., Any], *args: Any) -> Any:
+    async def _on_thread(self, fn: Callable[..., R], *args: Any) -> R:
         """fn(the writer's sqlite3 connection, *args), called on aiosqlite's thread, queued
         in order with the connection's other statements. aiosqlite has no public call for
         this; its Connection._execute and ._conn are checked for at connect."""
         conn = self._conn
-        return await conn._execute(lambda: fn(conn._conn, *args))
+        # (aiosqlite leaves _execute unannotated: this is what it does)
+        execute: Callable[[Callable[[], R]], Awaitable[R]] = conn._execute
+        return await execute(lambda: fn(conn._conn, *args))
 
     async def _settle(self) -> None:
         """Roll back whatever transaction the writer connection has open (none: nothing to
