@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import engine
@@ -132,8 +133,6 @@ PostgreSQL manual, "Continuous Archiving")."""
 
 async def backup(url: str, path: str) -> str:
     """Back up the database at `url` into the file `path`; -> a sentence for the operator."""
-    from pathlib import Path
-
     store = await open_store(url)
     try:
         if isinstance(store, SqliteStore):

@@ -38,10 +38,13 @@ from typing import Any
 
 import discord
 
+import engine
+import render
 from bot.game.results import Outcome
 from bot.game.service import GameService
 from bot.language import of_game
 from bot.workers import QuietSpawnContext, bind_to_parent, stop_pools
+from render.mapview import shown_on_map
 
 log = logging.getLogger(__name__)
 
@@ -127,7 +130,6 @@ _guess_kind: contextvars.ContextVar[str | None] = contextvars.ContextVar("_guess
 def _start_worker(parent: int = 0) -> None:
     """Initializer of each drawing process: die with the bot, then load every official
     board's layers, so that no reply pays for a cold board in a new worker."""
-    import engine
 
     # Ctrl-C reaches every process of the terminal's group: the bot shuts the workers down,
     # they must not each die with a KeyboardInterrupt traceback (see bot.workers.QuietSpawnProcess)
@@ -136,7 +138,6 @@ def _start_worker(parent: int = 0) -> None:
         bind_to_parent(parent)
     try:
         _warm(list(engine.data.BOARD_IDS))
-        import render
 
         render.warm(highlights=True)  # a worker draws for weeks: every region's masks now
     except Exception:  # noqa: BLE001 - a failing initializer would break the pool for good
@@ -191,8 +192,6 @@ def _draw(name: str, subject: Any, kwargs: dict[str, Any]) -> bytes:
     """Runs in the drawing thread or process. A map comes as (board, public observation):
     the bot took the observation anyway (the picture's cache key), and it travels to a worker
     for a fraction of the whole state; an official board travels as its id."""
-    import engine
-    import render
 
     if name == "map_png":
         board, observation = subject
@@ -205,8 +204,6 @@ def _draw(name: str, subject: Any, kwargs: dict[str, Any]) -> bytes:
 
 def _warm(board_ids: list[str]) -> bool:
     """Runs in a worker: draw one map per board so the board's layers are in memory."""
-    import engine
-    import render
 
     for board_id in board_ids:
         n = engine.data.board(board_id).players
@@ -221,7 +218,6 @@ def _ready() -> bool:
 async def warm() -> None:
     """Start the drawing workers now (each loads the boards as it starts) rather than with
     the first picture; with a drawing thread, load the boards in it."""
-    import engine
 
     loop = asyncio.get_running_loop()
     if any(isinstance(pool, ProcessPoolExecutor) for pool in _NOW):
@@ -266,10 +262,6 @@ async def _render(name: str, subject: Any, *, ahead: bool = False, route: int | 
                   **kwargs: Any) -> bytes | None:
     """PNG bytes from render.<name> (for "map_png", `subject` is (board, observation)),
     drawn off the event loop; None if unavailable."""
-    try:
-        import render
-    except ImportError:
-        return None
     if getattr(render, name, None) is None:
         return None
     if ahead:
@@ -364,7 +356,6 @@ def _map_key(board_id: str, obs: Mapping[str, object], highlight: tuple[int, ...
 def _row_key(state: Any) -> str | None:
     """The combo row picture depends only on the visible row (combos and coins on them)."""
     try:
-        import engine
 
         return json.dumps(engine.observe(state, None).get("row"), sort_keys=True)
     except Exception:  # noqa: BLE001 - no key: just render
@@ -381,8 +372,6 @@ async def map_png(state: Any, highlight: tuple[int, ...] = (), *,
                   observation: Mapping[str, Any] | None = None) -> bytes | None:
     """The public map of `state` (no coins), `highlight`ed regions outlined; `observation`:
     its public observation, when the caller has it already."""
-    import engine
-    from render.mapview import shown_on_map
 
     highlight = tuple(highlight)
     board = state.board
@@ -509,7 +498,6 @@ async def _moved_on(service: GameService, outcome: Outcome) -> bool:
 
 
 async def _guess(service: GameService, outcome: Outcome, what: str) -> None:
-    import engine
 
     _guess_kind.set(what)
     state = outcome.state

@@ -14,6 +14,7 @@ import i18n
 from bot import sentences
 from bot.clock import clock_of
 from bot.language import of_game
+from engine import data as engine_data
 from engine import public_events as engine_public
 from engine.events import EVENT_KINDS
 
@@ -311,8 +312,6 @@ def board_label(board_id: str | None, lang: str = "en", *, short: bool = False) 
     if not board_id:
         return "?"
     try:
-        from engine import data as engine_data
-
         n = engine_data.board(board_id).players
     except Exception:  # noqa: BLE001 - an unknown id is shown as it is
         return str(board_id)

@@ -17,11 +17,12 @@ from PIL import Image
 import engine
 
 from .cards import draw_final, draw_row, row_image, row_on_palette
-from .encode import banded_png, card_png
+from .encode import banded_png, card_png, palette
 from .geometry import board_key
 from .geometry import board_of as board_of_key
-from .mapview import Observation, draw_map, map_image
+from .mapview import Observation, draw_map, highlight_masks, map_image
 from .replay import deeds_text, replay_alt, replay_png
+from .static import layout, map_layer
 from .storycard import end_card_alt, end_card_png
 
 __all__ = ["board_key", "deeds_text", "draw_final", "draw_map", "draw_row", "end_card_alt", "end_card_png",
@@ -35,10 +36,6 @@ def warm(boards: Iterable[str | engine.data.Board] = engine.data.BOARD_IDS, *,
     custom Board's geometry is built here if it is in no cache yet). With `highlights`, also
     every region's highlight masks (~1 s for the four boards; a process that draws maps for
     a long time pays it once instead of ~5 ms on the first highlight of each region)."""
-    from .encode import palette
-    from .mapview import highlight_masks
-    from .static import layout, map_layer
-
     for board in boards:
         key = board if isinstance(board, str) else board_key(board)
         map_layer(key)
