@@ -93,8 +93,10 @@ class Languages:
 
 def of_game(game: Any) -> str:
     """The language a game speaks in public (stored with it when its lobby opened)."""
-    options = getattr(game, "options", None) or {}
-    return i18n.normalize(options.get("language")) if options.get("language") else i18n.DEFAULT
+    opts = getattr(game, "opts", None)
+    language = opts.language if opts is not None else (
+        (getattr(game, "options", None) or {}).get("language"))
+    return i18n.normalize(language) if language else i18n.DEFAULT
 
 
 async def reply_language(interaction: Any) -> str:

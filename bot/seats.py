@@ -50,7 +50,7 @@ def new_state(game: GameRow) -> engine.GameState:
     """The state a started game began in (its seats in play order, its seed and options)."""
     board = game.board or board_for(len(game.players))
     return engine.new_game(board, [s.name for s in game.players], game.seed,
-                           game.options.get("engine") or None)
+                           game.opts.engine or None)
 
 
 def start_state(game: GameRow, snapshot0: dict[str, Any] | None) -> engine.GameState:
@@ -81,7 +81,7 @@ def auto_level(game: GameRow, name: str | None, *, now: float | None = None,
     if seat.away:
         return TIMEOUT_LEVEL
     if seat.until is not None and seat.away_at(time.time() if now is None else now) and (
-            placing or game.options.get("vacation") == "ai"):
+            placing or game.opts.vacation == "ai"):
         return TIMEOUT_LEVEL
     return None
 

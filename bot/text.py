@@ -12,7 +12,6 @@ from typing import Any
 
 import i18n
 from bot import sentences
-from bot.clock import clock_of
 from bot.language import of_game
 from engine import data as engine_data
 from engine import public_events as engine_public
@@ -168,7 +167,7 @@ def describe_private(ev: dict[str, Any], lang: str = "en") -> str:
 
 def lobby_lines(game: Any, lang: str | None = None) -> list[str]:
     lang = lang or of_game(game)
-    limit = game.options.get("max_players")
+    limit = game.opts.max_players
     seats = (i18n.t("list.sep", lang).join(f"**{s.name}**" if s.ai else f"<@{s.user_id}>"
                                            for s in game.players)
              or i18n.t("lobby.nobody", lang))
@@ -179,20 +178,20 @@ def lobby_lines(game: Any, lang: str | None = None) -> list[str]:
         i18n.t("lobby.head", lang, board=board, size=size, seats=seats),
         i18n.t("lobby.hint", lang),
     ]
-    clock = game.options.get("clock")
-    if isinstance(clock, dict):
-        lines.insert(1, i18n.t("svc.lobby.clock", lang, clock=clock_of(clock).describe(lang)))
-    tag = game.options.get("league")
-    if isinstance(tag, dict):  # kept on every redraw of the lobby (joins, leaves)
+    opts = game.opts
+    if opts.clock is not None:
+        lines.insert(1, i18n.t("svc.lobby.clock", lang, clock=opts.turn_clock.describe(lang)))
+    tag = opts.league
+    if tag is not None:  # kept on every redraw of the lobby (joins, leaves)
         lines.insert(0, i18n.t("svc.lobby.league", lang,
-                               league=tag.get("league") or i18n.Msg("svc.lobby.the_league"),
-                               season=tag.get("season") or i18n.Msg("svc.lobby.this_season")))
-        if tag.get("round") and tag.get("table") is not None:
-            lines.insert(1, i18n.t("svc.lobby.table", lang, round=tag["round"],
-                                   table=tag.get("table_no", "?"),
+                               league=tag.league or i18n.Msg("svc.lobby.the_league"),
+                               season=tag.season or i18n.Msg("svc.lobby.this_season")))
+        if tag.round and tag.table is not None:
+            lines.insert(1, i18n.t("svc.lobby.table", lang, round=tag.round,
+                                   table=tag.table_no if tag.table_no is not None else "?",
                                    members=i18n.t("list.sep", lang).join(
-                                       f"<@{u}>" for u in tag["table"]),
-                                   time=str(tag.get("start_by", ""))[11:16]))
+                                       f"<@{u}>" for u in tag.table),
+                                   time=(tag.start_by or "")[11:16]))
     return lines
 
 

@@ -189,7 +189,7 @@ class Dms:
     async def remind(self, channel_id: int, game_id: int, user_id: int, line: str) -> None:
         """A turn reminder by DM (the game's choice) or, if DMs are closed, in the channel."""
         game = await self.store.get_game(game_id)
-        how = ((game.options.get("clock") or {}).get("remind") if game else None) or "dm"
+        how = game.opts.turn_clock.remind if game and game.opts.clock else "dm"
         if how == "dm":
             try:
                 user = await self._channel(user_id)

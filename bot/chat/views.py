@@ -136,7 +136,7 @@ def lobby_view(game: GameRow) -> discord.ui.View:
         view.add_item(LobbyButton(game.id, op, of_game(game)))
     if any(s.ai for s in game.players):
         view.add_item(LobbyButton(game.id, "noai", of_game(game)))
-    if not game.options.get("league"):
+    if game.opts.league is None:
         view.add_item(LobbySelect(game.id, "a", of_game(game)))
     view.add_item(LobbySelect(game.id, "c", of_game(game)))
     return view

@@ -58,7 +58,7 @@ def outcome_lines(news: VoteNews, lang: str) -> list[str]:
                              time=format_duration(vote.seconds or 0), yes=len(vote.yes),
                              voters=vote.voters)]
     if vote.kind == "end":
-        ranking = news.ranking or (news.game.options.get("ended") or {}).get("ranking")
+        ranking = news.ranking or (news.game.opts.ended or {}).get("ranking")
         lines += text.ranking_lines(ranking, {}, lang)
     return lines
 

@@ -37,11 +37,11 @@ VACATION_CHOICES = [Choice(name=i18n.t(f"rel.vacation.{v}", "en"), value=v)
 
 def rules_line(game: GameRow, lang: str) -> str:
     """What the table asks, in `lang`."""
-    need = game.options.get("reliability") or {}
+    need = game.opts.reliability
     return i18n.t("rel.table", lang, vacation=i18n.Msg(
-        f"rel.away.{game.options.get('vacation') or 'pause'}"),
-        most=int(need.get("max_missed", 100)), over=int(need.get("over", 50)),
-        asks=bool(need))
+        f"rel.away.{game.opts.vacation or 'pause'}"),
+        most=need.max_missed if need else 100, over=need.over if need else 50,
+        asks=need is not None)
 
 
 class TableCommands(Commands):

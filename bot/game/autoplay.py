@@ -15,7 +15,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 import i18n
-from bot.clock import ALARM, Deadline, Dispatch, clock_of, format_duration, level_name
+from bot.clock import ALARM, Deadline, Dispatch, format_duration, level_name
 from bot.errors import NoGameHere, StaleVersion
 from bot.game import ai_worker
 from bot.game.quiet import QuietHours
@@ -148,7 +148,7 @@ class AutoPlayer:
             count, away = await service.timed_out(game.channel_id, actor)
             lang = of_game(game)
             level = await self.takeover(game)
-            limit = format_duration(clock_of(game.options.get("clock")).limit)
+            limit = format_duration(game.opts.turn_clock.limit)
             header = [ALARM + i18n.t("clock.timed_out", lang, seat=actor, limit=limit,
                                      level=level_name(level, lang))]
             seat = game.seat_named(actor)
@@ -195,7 +195,7 @@ class AutoPlayer:
             return  # (set after this turn's deadlines were armed: they did not move)
         left = format_duration(max(0.0, deadline.due_at - self.service.now()))
         lang = of_game(game)  # a mention in the channel: the game's language
-        if clock_of(game.options.get("clock")).remind == "dm" and self.service.dm_language:
+        if game.opts.turn_clock.remind == "dm" and self.service.dm_language:
             lang = await self.service.dm_language(seat.user_id, game)  # a DM: the reader's
         line = ALARM + i18n.t("clock.reminder", lang, user=seat.user_id, channel=game.channel_id,
                               game=game.id, left=left)

@@ -81,7 +81,7 @@ class Lobby(GameCore):
             for check in self.seat_checks:
                 await check(game, user_id)
             await self.check_reliability(game, user_id)
-            limit = game.options.get("max_players", MAX_PLAYERS)
+            limit = game.opts.max_players or MAX_PLAYERS
             if len(game.players) >= limit:
                 raise LobbyError.said("svc.full", limit=limit)
             seat = Seat(user_id, engine_name(name, [s.name for s in game.players]))
@@ -129,9 +129,9 @@ class Lobby(GameCore):
         random.Random(game.seed).shuffle(seats)
         seats = [await self._on_vacation(game, seat) for seat in seats]
         state = engine.new_game(board, [seat.name for seat in seats], game.seed,
-                                game.options.get("engine") or None)
+                                game.opts.engine or None)
         clock = await self._lobby_clock(game)
-        if clock.to_json() != game.options.get("clock"):  # fixed for the whole game now
+        if clock.to_json() != game.opts.clock:  # fixed for the whole game now
             await s.update_lobby(options={**game.options, "clock": clock.to_json()})
         try:
             started = await self.store.start_game(game.id, board=board, players=seats,
@@ -156,10 +156,10 @@ class Lobby(GameCore):
     async def check_reliability(self, game: GameRow, user_id: int) -> None:
         """A table that asks for reliability ("at most 10% of the last 50 turns missed")
         refuses a member above it, with her figure and the requirement."""
-        need = game.options.get("reliability")
-        if not isinstance(need, dict) or game.guild_id is None:
+        need = game.opts.reliability
+        if need is None or game.guild_id is None:
             return
-        most, over = int(need.get("max_missed", 100)), int(need.get("over", 50))
+        most, over = need.max_missed, need.over
         found = await self.store.reliability(game.guild_id, user_id, last=over)
         if found.recent and found.missed_share * 100 > most:
             raise LobbyError.said("rel.refused", missed=found.recent_missed, turns=found.recent,
@@ -208,9 +208,9 @@ class Lobby(GameCore):
         async with self.session(channel_id, want="open") as s:
             game = self._in_lobby(s, LobbyError.said("svc.lobby_setting"))
             self._can_manage_lobby(game, user_id, is_mod)
-            if game.options.get("league"):
+            if game.opts.league is not None:
                 raise LobbyError.said("svc.league_no_ai")
-            limit = game.options.get("max_players", MAX_PLAYERS)
+            limit = game.opts.max_players or MAX_PLAYERS
             if len(game.players) >= limit:
                 raise LobbyError.said("svc.full_ai", limit=limit)
             n = 1 + sum(1 for seat in game.players if seat.ai)
@@ -251,15 +251,15 @@ class Lobby(GameCore):
         await self.store.set_guild_clock(guild_id, clock.to_json())
 
     async def _required_limit(self, game: GameRow) -> int | None:
-        tag = game.options.get("league")
-        if isinstance(tag, dict) and tag.get("season_id"):
-            return await self.store.season_turn_limit(int(tag["season_id"]))
+        tag = game.opts.league
+        if tag is not None and tag.season_id:
+            return await self.store.season_turn_limit(tag.season_id)
         return None
 
     async def _lobby_clock(self, game: GameRow) -> ClockConfig:
         """The clock a lobby will start with: its own, else the server's default; a league
         season that requires a clock fills in its limit."""
-        raw = game.options.get("clock")
+        raw = game.opts.clock
         clock = clock_of(raw if raw is not None else await self.store.guild_clock(game.guild_id))
         required = await self._required_limit(game)
         if required and not clock.on:
@@ -270,5 +270,5 @@ class Lobby(GameCore):
         game = await self._open_game(channel_id)
         if game.status is GameStatus.LOBBY:
             return await self._lobby_clock(game)
-        return clock_of(game.options.get("clock"))
+        return game.opts.turn_clock
 

@@ -10,7 +10,7 @@ from typing import Any
 import engine
 import i18n
 from bot import text
-from bot.clock import clock_of, format_duration
+from bot.clock import format_duration
 from bot.errors import NoGameHere, NotAllowed, NotSeated, NotYourTurn
 from bot.export import NotExportable, export_game
 from bot.game.core import GameCore
@@ -88,9 +88,9 @@ class Reading(SeatClock, GameCore):
         game, state = loaded.game, loaded.state
         if state.finished:
             raise NotAllowed.said("coach.over")
-        if game.options.get("league"):
+        if game.opts.league is not None:
             raise NotAllowed.said("coach.league")
-        if game.options.get("hints") is False:
+        if not game.opts.hints:
             raise NotAllowed.said("coach.off")
         seat = game.seat_of(user_id)
         if seat is None:
@@ -158,14 +158,14 @@ class Reading(SeatClock, GameCore):
             lines.insert(1, i18n.t("svc.status.clock", lang, seat=seat,
                                    survivors=kind == "survivors",
                                    left=format_duration(max(0, left)),
-                                   clock=clock_of(game.options.get("clock")).describe(lang)))
+                                   clock=game.opts.turn_clock.describe(lang)))
         return loaded, lines
 
     async def standing_lines(self, game: GameRow, lang: str) -> list[str]:
         """The table's state beyond the turn: a paused clock, members away (until when), an
         open vote."""
         now = self.now()
-        lines = [i18n.t("status.paused", lang)] if game.options.get("paused") else []
+        lines = [i18n.t("status.paused", lang)] if game.opts.paused else []
         lines += [i18n.t("status.away", lang, seat=s.name, until=int(s.until))
                   for s in game.players if s.until is not None and s.away_at(now)]
         vote = await self.store.open_vote_of(game.id)

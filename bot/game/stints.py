@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from bot.clock import ClockRules, Deadline, clock_of, turn_rows
+from bot.clock import ClockRules, Deadline, turn_rows
 from bot.game.quiet import QuietHours
 from bot.seats import auto_level
 from bot.store import GameRow, GameStatus
@@ -36,7 +36,7 @@ class Actor:
 
 def is_paused(game: GameRow) -> bool:
     """The table voted to pause the game's clock."""
-    return bool(game.options.get("paused"))
+    return game.opts.paused
 
 
 def stint_key(game: GameRow, state: Any, now: float | None = None) -> str:
@@ -71,7 +71,7 @@ def stint(game: GameRow, state: Any, rules: ClockRules, now: float,
     actor = actor or Actor()
     seat = game.seat_named(name)
     start = max(now, seat.until) if seat is not None and seat.until is not None else now
-    clock = clock_of(game.options.get("clock"))
+    clock = game.opts.turn_clock
     rows: list[Deadline] = []
     if key.startswith("surv:"):
         if clock.on:

@@ -95,8 +95,8 @@ class Vacations(GameCore):
         the days her vacations of the last 30 days spent."""
         cap = (await self.store.guild_options(guild_id)).away_days
         cap = AWAY_DAYS if cap is None else cap
-        seasons = [int(tag["season_id"]) for g in await self._running(guild_id, user_id)
-                   if isinstance(tag := g.options.get("league"), dict) and tag.get("season_id")]
+        seasons = [tag.season_id for g in await self._running(guild_id, user_id)
+                   if (tag := g.opts.league) is not None and tag.season_id]
         caps = await self.store.league_away_days(seasons)
         cap = min([cap, *caps])
         spent = await self.store.days_spent(guild_id, user_id, self.now() - BANK_WINDOW)
@@ -204,7 +204,7 @@ class Vacations(GameCore):
 def away_line(game: GameRow, seat: str, vacation: Vacation, lang: str) -> str:
     """The channel's line: she is away until when (why, only if she shared it), and what
     happens to her turns meanwhile."""
-    ai = game.options.get("vacation") == "ai"
+    ai = game.opts.vacation == "ai"
     line = i18n.t("away.line", lang, seat=seat, until=int(vacation.until), ai=ai)
     if vacation.shared and vacation.reason:
         line += " " + i18n.t("away.reason", lang, reason=vacation.reason)

@@ -113,19 +113,19 @@ class Votes(GameCore):
     def _check(self, game: GameRow, kind: str, member: int | None,
                seconds: int | None) -> str | None:
         """What a vote of `kind` needs of the game; the seat it names ("ai")."""
-        paused = bool(game.options.get("paused"))
+        paused = game.opts.paused
         if kind == "pause" and paused:
             raise VoteError.said("vote.already_paused")
         if kind == "resume" and not paused:
             raise VoteError.said("vote.not_paused")
         if kind == "time":
-            if not (game.options.get("clock") or {}).get("limit"):
+            if not game.opts.turn_clock.limit:
                 raise VoteError.said("vote.no_clock")
             if paused:
                 raise VoteError.said("vote.paused_no_time")
             if not seconds:
                 raise VoteError.said("vote.time_needed")
-        if kind == "end" and game.options.get("league"):
+        if kind == "end" and game.opts.league is not None:
             raise VoteError.said("vote.league_end")
         if kind != "ai":
             return None

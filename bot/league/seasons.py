@@ -283,10 +283,11 @@ class LeagueBase:
         if not await self.is_registered(season, user_id):
             raise NotRegistered.said("league.err.seat_not_registered", user=user_id,
                                      season=season.name)
-        table = (game.options.get("league") or {}).get("table")
+        tag = game.opts.league
+        table = tag.table if tag is not None else None
         if game.status is GameStatus.LOBBY and table is not None and user_id not in table:
             raise LeagueError.said("league.err.not_drawn", user=user_id,
-                                   round=game.options["league"].get("round"),
+                                   round=tag.round if tag is not None else None,
                                    table=", ".join(f"<@{u}>" for u in table))
 
 

@@ -16,6 +16,7 @@ from bot.store.base import (
     _dumps,
     now,
 )
+from bot.store.options import checked_options
 from bot.store.rows import GAME_COLUMNS, GameRow, GameStatus, Seat, game_row
 
 
@@ -51,7 +52,8 @@ class GamesSQL(Driver):
                     " opener_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
                     " RETURNING id",
                     guild_id, channel_id, seed, board,
-                    _dumps([s.to_json() for s in players]), _dumps(options or {}),
+                    _dumps([s.to_json() for s in players]),
+                    _dumps(checked_options(options or {})),
                     opener_id, t, t,
                 )
                 if season_id is not None:
@@ -134,7 +136,7 @@ class GamesSQL(Driver):
             params.append(_dumps([s.to_json() for s in players]))
         if options is not None:
             sets.append("options = ?")
-            params.append(_dumps(options))
+            params.append(_dumps(checked_options(options)))
         if board is not None:
             sets.append("board = ?")
             params.append(board)
@@ -173,14 +175,14 @@ class GamesSQL(Driver):
 
     async def set_options(self, game_id: int, options: dict[str, Any]) -> None:
         await self.execute("UPDATE games SET options = ?, updated_at = ? WHERE id = ?",
-                           _dumps(options), now(), game_id)
+                           _dumps(checked_options(options)), now(), game_id)
 
     async def set_seating(self, game_id: int, players: Sequence[Seat],
                           options: dict[str, Any]) -> None:
         """A game's seats (with their standing) and options, in one statement."""
         await self.execute("UPDATE games SET players = ?, options = ?, updated_at = ?"
                            " WHERE id = ?", _dumps([s.to_json() for s in players]),
-                           _dumps(options), now(), game_id)
+                           _dumps(checked_options(options)), now(), game_id)
 
     async def active_games(self) -> list[GameRow]:
         """Every game being played (the scheduler re-arms their deadlines at start)."""

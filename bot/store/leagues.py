@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot.store.base import ChannelBusy, Driver, Duplicate, NotChanged, Write, _dumps, now
+from bot.store.options import checked_options
 from bot.store.rows import (
     GAME_COLUMNS,
     LEAGUE_COLUMNS,
@@ -269,7 +270,7 @@ class LeaguesSQL(Driver):
                         " opener_id, created_at, updated_at) VALUES (?, ?, ?, NULL, ?, ?, ?, ?, ?)"
                         " RETURNING id",
                         guild_id, channel_id, seed, _dumps([s.to_json() for s in seats]),
-                        _dumps(options), by, now, now)
+                        _dumps(checked_options(options)), by, now, now)
                     await tx.execute(
                         "INSERT INTO league_games (game_id, season_id, opened_by, round_id,"
                         " table_no) VALUES (?, ?, ?, ?, ?)",

@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from bot.store.options import GameOptions
+
 
 class GameStatus(StrEnum):
     LOBBY = "lobby"
@@ -142,6 +144,11 @@ class GameRow:
     finished_at: str | None
     # writes of the action log so far (append, undo): with the version it names one log
     revision: int = 0
+
+    @property
+    def opts(self) -> GameOptions:
+        """The options, typed (bot.store.options)."""
+        return GameOptions.read(self.options)
 
     def seat_of(self, user_id: int) -> Seat | None:
         if not user_id:  # AI and vacant seats hold user id 0: nobody's seat

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot.store.base import Driver, Duplicate, StoreError, Write, _dumps, now
+from bot.store.options import checked_options
 from bot.store.rows import GAME_COLUMNS, GameRow, GameStatus, Seat, Shards, Vote, game_row
 
 VOTE_COLUMNS = ("id, game_id, kind, seat, seconds, caller_id, voters, message_id, opened_at,"
@@ -105,7 +106,7 @@ class VotesSQL(Driver):
                 args.append(_dumps([s.to_json() for s in players]))
             if options is not None:
                 sets.append("options = ?")
-                args.append(_dumps(options))
+                args.append(_dumps(checked_options(options)))
             steps.append(Write(f"UPDATE games SET {', '.join(sets)}, updated_at = ? WHERE id = ?",
                                (*args, t, vote.game_id)))
         if status is not None:
