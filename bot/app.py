@@ -12,6 +12,7 @@ import contextlib
 import logging
 import signal
 import sys
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import discord
@@ -239,8 +240,11 @@ class SmallWorldBot(commands.Bot):
         shards = self.settings.shards()
         self.scheduler = Scheduler(self.store, self.deadline_kinds, shards=shards)
         self.service.deadlines_changed = self.scheduler.wake
-        self._backfill = asyncio.create_task(self._record_old_results(), name="old-results")
-        self._reviewing = asyncio.create_task(self._review_old_games(), name="old-reviews")
+        self._backfill = asyncio.create_task(
+            self._catch_up(self.results.backfill, "recording old games' results"),
+            name="old-results")
+        self._reviewing = asyncio.create_task(
+            self._catch_up(self.reviews.backfill, "reviewing old games"), name="old-reviews")
         self.leagues.timers.changed = self.scheduler.wake
         owed = await self.announcer.recover(shards)
         if owed:
@@ -253,25 +257,16 @@ class SmallWorldBot(commands.Bot):
         self.scheduler.start()
         log.info("clock started (%d active games, %d leagues with timers)", n, timed)
 
-    async def _record_old_results(self) -> None:
-        """Finished games from before results were kept get theirs (members' stats)."""
+    async def _catch_up(self, job: Callable[[], Awaitable[int]], what: str) -> None:
+        """A start-time backfill of finished games (members' stats from before results were
+        kept; reviews of the last few): logged, never fatal, it can wait for the next start."""
         try:
-            n = await self.results.backfill()
-        except Exception:  # noqa: BLE001 - stats can wait for the next start
-            log.exception("recording old games' results failed")
+            n = await job()
+        except Exception:  # noqa: BLE001 - the bot plays on without it
+            log.exception("%s failed", what)
         else:
             if n:
-                log.info("recorded the results of %d finished game(s)", n)
-
-    async def _review_old_games(self) -> None:
-        """The last few finished games without a review get one (in the review worker)."""
-        try:
-            n = await self.reviews.backfill()
-        except Exception:  # noqa: BLE001 - reviews can wait for the next start
-            log.exception("reviewing old games failed")
-        else:
-            if n:
-                log.info("reviewed %d finished game(s)", n)
+                log.info("%s: %d finished game(s)", what, n)
 
     async def _warm_pictures(self) -> None:
         """Draw each board once in each drawing worker so the first real map is quick."""
