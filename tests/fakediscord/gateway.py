@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import secrets
 import time
@@ -108,7 +109,10 @@ class GatewayMixin:
             session.frames.append(frame)
             if session.connected:
                 assert session.ws is not None
-                await session.ws.send_str(json.dumps(frame))
+                # the client may close its end mid-send (a bot killed or stopping): like
+                # Discord, keep the frame in the session for a resume, no error
+                with contextlib.suppress(ConnectionResetError):
+                    await session.ws.send_str(json.dumps(frame))
         return seq
 
     def _schedule_dispatch(self, event: str, build: Callable[[], dict[str, Any]]) -> None:
@@ -158,6 +162,8 @@ class GatewayMixin:
                     session = await self._resume(ws, data)
                 elif op == 8:  # request guild members
                     await self._members_chunk(session, data)
+        except ConnectionResetError:
+            pass  # the client went away while we answered it (a killed bot): not our fault
         except Exception as exc:  # pragma: no cover - surfaced through fake.errors
             self.errors.append(exc)
         finally:

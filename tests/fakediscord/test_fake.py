@@ -14,6 +14,7 @@ from discord.ext import commands
 from PIL import Image
 
 from fakediscord import MANAGE_GUILD, CommandError, FakeDiscord, FakeDiscordError
+from fakediscord.gateway import Session
 
 pytestmark = pytest.mark.filterwarnings("error")
 
@@ -627,3 +628,25 @@ async def test_wire_protocol_without_discord_py(fake_discord: FakeDiscord) -> No
 
         await ws.send_json({"op": 1, "d": 3})
         assert (await ws.receive_json(timeout=2))["op"] == 11
+
+
+class _ClosingSocket:
+    """A websocket whose client has just closed its end: the next write fails as aiohttp's
+    does when a killed bot's connection is closing."""
+
+    closed = False
+
+    async def send_str(self, data: str) -> None:
+        raise aiohttp.ClientConnectionResetError("Cannot write to closing transport")
+
+
+async def test_a_client_gone_mid_send_is_not_a_fake_error(fake_discord: FakeDiscord) -> None:
+    """A bot killed while the fake writes to it (SIGTERM during start-up, seen once under load
+    as a teardown error) is a client going away, not a fault of the fake: the frame stays in
+    the session for a resume, as Discord keeps it, and fake.errors stays empty."""
+    fake = fake_discord
+    session = Session(id="s", intents=0, identified_at=0.0, ready=True)
+    session.ws = _ClosingSocket()  # type: ignore[assignment]
+    seq = await fake.dispatch("MESSAGE_CREATE", {"id": "1"}, session=session)
+    assert seq == 1 and session.frames[-1]["s"] == 1
+    assert fake.errors == []
