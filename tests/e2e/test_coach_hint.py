@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from fakediscord import FakeDiscord, Message
+from fakediscord import MANAGE_GUILD, FakeDiscord, Message
 
 from bot.app import SmallWorldBot
 from bot.settings import Settings
@@ -74,3 +74,11 @@ async def test_hints_off_in_the_lobby(fake_discord: FakeDiscord, tmp_path: Path)
         first = ann if ann["id"] == first_id else bob
         off = await fake.wait_for_reply(await fake.slash(first, ch, "sw hint"))
         assert off.ephemeral and "Hints are off in this game" in off.content
+
+        # in a DM, and once the game is over: one sentence each, nothing suggested
+        dm = await fake.wait_for_reply(await fake.slash(first, fake.dm_channel(first), "sw hint"))
+        assert dm.ephemeral and "server" in dm.content.lower() and "Hint:" not in dm.content
+        mia = fake.add_user("mia", permissions=MANAGE_GUILD)
+        await fake.wait_for_reply(await fake.slash(mia, ch, "sw-mod end", force=True))
+        over = await fake.wait_for_reply(await fake.slash(first, ch, "sw hint"))
+        assert over.ephemeral and "There is no game in this channel" in over.content

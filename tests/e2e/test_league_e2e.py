@@ -74,6 +74,10 @@ async def test_league_season_game_and_standings(fake_discord: FakeDiscord,
         assert "A **league game** of Friday League, Spring 2026!" in lobby.content  # kept
         start = await say(ann, "sw start")
         assert "it is your turn" in start.content
+        # no coaching in a league game: every member plays on their own
+        first = ann if f"<@{ann['id']}>, it is your turn" in start.content else bob
+        hint = await say(first, "sw hint")
+        assert hint.ephemeral and "Hints are off in league games" in hint.content
 
         # standings while the game runs: nothing counted yet, one game in progress
         table = await say(cid, "league standings")
