@@ -84,19 +84,21 @@ class TreeCPU:
                 if st is None:
                     continue
                 # classified anew each time: a worker lowers its priority as it starts
-                self.seen[pid] = (self._classify(pid, st[1] - base[1]), st[2])
+                self.seen[pid] = (self._classify(pid, st[1] - base[1], base[1]), st[2])
                 mb = _rss_mb(pid)
                 if mb is not None:
                     self.rss[pid] = (self.seen[pid][0], mb)
                 todo += kids.get(pid, [])
         return self.totals()
 
-    def _classify(self, pid: int, nice: int) -> str:
+    def _classify(self, pid: int, nice: int, base: int = 0) -> str:
+        """`nice`: the process's niceness above the bot's (`base`). Niceness stops at 19, so
+        under `nice -n 10` the AI workers sit only 9 above the bot: still the AI's."""
         if pid == self.root:
             return "bot"
         if "resource_tracker" in _cmdline(pid):
             return "other"
-        if nice >= 10:
+        if nice > 0 and nice >= min(10, 19 - base):
             return "ai"
         if nice == 0:
             return "pictures"

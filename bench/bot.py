@@ -212,10 +212,12 @@ async def main_async(args: argparse.Namespace) -> int:
                 at_start = dict(tree.seen)
                 sampler = asyncio.ensure_future(_sample(tree))
             t_side = os.times()
+            n_requests = len(fake.requests)
             t0 = time.perf_counter()
             await asyncio.gather(*(_game(fake, reader, i, args, results, errors)
                                    for i in range(args.games)))
             wall = time.perf_counter() - t0
+            requests = fake.requests[n_requests:]
             t_side = os.times().user + os.times().system - t_side.user - t_side.system
             if tree is not None:
                 sampler.cancel()
@@ -271,6 +273,9 @@ async def main_async(args: argparse.Namespace) -> int:
             print(f"  against the floor (CPU per member action / floor): bot + picture workers "
                   f"x{both:.1f} (target <= 10: {'met' if both <= 10 else 'MISSED'}), bot main "
                   f"process x{main:.1f} (target <= 5: {'met' if main <= 5 else 'MISSED'})")
+    if n_actions:
+        print(f"  the bot's REST requests while the games ran, per member action: "
+              f"{len(requests) / n_actions:.2f} ({_routes(requests, n_actions)})")
     if not args.inprocess:
         print(f"  drawings ahead: {_ahead_stats(log_lines)}")
     print(f"  unanswered interactions: {len(unanswered)}; errors: {len(errors)}")
@@ -281,6 +286,17 @@ async def main_async(args: argparse.Namespace) -> int:
     print(f"  target p99 <= 100 ms: {'met' if p99 <= 0.1 else 'MISSED'} "
           f"(worst p99 {p99 * 1000:.1f} ms)")
     return 1 if errors else 0
+
+
+def _routes(requests: list, n_actions: int) -> str:
+    """The bot's requests by kind (method and path with its ids left out), most first."""
+    kinds: dict[str, int] = {}
+    for r in requests:
+        path = "/".join("{id}" if part.isdigit() or len(part) > 40 else part
+                        for part in r.path.split("/")[1:])
+        kinds[f"{r.method} {path}"] = kinds.get(f"{r.method} {path}", 0) + 1
+    return ", ".join(f"{k} {v / n_actions:.2f}" for k, v in
+                     sorted(kinds.items(), key=lambda kv: -kv[1])[:6])
 
 
 async def _stored_actions(db: Path) -> int:

@@ -20,6 +20,7 @@ from collections.abc import Awaitable
 from typing import Any
 
 import discord
+from discord.http import handle_message_parameters
 
 import i18n
 import render
@@ -102,9 +103,11 @@ class Announcer:
         """Edit a message of the bot's by id (no fetch); False when Discord refused, None
         when the message is gone."""
         try:
-            partial = self.client.get_partial_messageable(channel_id).get_partial_message(
-                message_id)
-            await partial.edit(**kwargs)
+            # straight to the HTTP call: PartialMessage.edit would build a whole Message from
+            # the answer, which nobody reads (~0.15 ms of the event loop per edit)
+            with handle_message_parameters(
+                    previous_allowed_mentions=self.client.allowed_mentions, **kwargs) as params:
+                await self.client.http.edit_message(channel_id, message_id, params=params)
         except discord.NotFound:
             log.info("message %s in %s is gone", message_id, channel_id)
             return None
