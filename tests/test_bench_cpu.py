@@ -4,12 +4,18 @@ only 9 above the bot, and were counted as "other"."""
 
 from __future__ import annotations
 
+import importlib.util
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
-
-import _cpu  # noqa: E402
+# loaded from its file, not by putting bench/ on sys.path: bench/bot.py would then shadow the
+# bot package in every worker process the rest of the suite spawns (they inherit sys.path)
+_SPEC = importlib.util.spec_from_file_location(
+    "bench_cpu", Path(__file__).resolve().parents[1] / "bench" / "_cpu.py")
+assert _SPEC is not None and _SPEC.loader is not None
+_cpu = importlib.util.module_from_spec(_SPEC)
+sys.modules["bench_cpu"] = _cpu  # its dataclasses look their module up there
+_SPEC.loader.exec_module(_cpu)
 
 
 def test_ai_workers_are_told_apart_under_nice() -> None:
