@@ -34,6 +34,11 @@ def _frames(png: bytes) -> list[Image.Image]:
     return out
 
 
+def _as_posted(message, name: str) -> bytes:
+    """The bytes of attachment `name` in the first revision of `message` that had it."""
+    return next(rev["files"][name] for rev in message.history if name in rev["files"])
+
+
 def _same(a: Image.Image, b: Image.Image) -> bool:
     return a.size == b.size and ImageChops.difference(a, b).getbbox() is None
 
@@ -76,9 +81,15 @@ async def test_a_finished_game_tells_its_story(fake_discord: FakeDiscord,
         n_turns = await reader.n_turns(game_id)
         assert len(posts) == n_turns and n_turns <= len(frames) <= n_turns + 1, (
             len(posts), n_turns, len(frames))
-        maps = [Image.open(io.BytesIO(p.files["map.png"])).convert("RGB") for p in posts]
+        # each turn post's map as it was posted at the turn's end: when survivors are then
+        # placed and the next turn begins, the bot edits that living message to show the new
+        # position, and the replay's frame is the turn's end, not that later edit
+        maps = [Image.open(io.BytesIO(_as_posted(p, "map.png"))).convert("RGB")
+                for p in posts]
         width, height = maps[0].size
-        for k in (0, len(maps) // 2, -1):
+        # frames[k] is turn k's (a last frame after the final turn's, when that turn's
+        # survivors were placed after its end, is the reveal's map: not a turn post)
+        for k in (0, len(maps) // 2, len(maps) - 1):
             frame = frames[k]
             assert frame.width == width and frame.height > height  # the caption strip
             assert _same(frame.crop((0, 0, width, height)), maps[k]), f"frame {k}"

@@ -159,6 +159,7 @@ class Message:
             "embeds": copy.deepcopy(self.embeds),
             "components": copy.deepcopy(self.components),
             "attachments": [a.filename for a in self.attachments],
+            "files": {a.filename: a.data for a in self.attachments},  # bytes as they were then
             "flags": self.flags,
             "at": time.perf_counter(),
         }
