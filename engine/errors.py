@@ -3,7 +3,7 @@
 A rule break carries data, not only a sentence: a stable `code` (the kind of break), a
 `key` (which sentence) and named `params` (the numbers and names in it), so that any
 language can word it. `MESSAGES` holds the English sentences; `message` is one of them
-filled in. The template syntax is the i18n catalogs' (a small ICU subset, parsed by i18n/icu.py):
+filled in. The template syntax is the i18n catalogs' (a small ICU subset, parsed by engine/icu.py):
 `{name}`, `{n, plural, one {# token} other {# tokens}}`, and `{x, race|power|piece}` for
 a race, power or piece id that each language names in its own words.
 """
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Self
 
-from i18n.icu import compiled
+from .icu import compiled
 
 # key -> English sentence. Each catalog has `refusal.<key>` with the same placeholders.
 MESSAGES: dict[str, str] = {
@@ -114,7 +114,7 @@ PIECE_NAMES = {"hole": "Hole-in-the-Ground", "hero": "Hero", "dragon": "Dragon",
 
 def format_english(template: str, params: dict[str, Any]) -> str:
     """Fill an English template (plural: one for exactly 1, other otherwise). The template
-    is parsed by i18n.icu, the catalogs' own parser."""
+    is parsed by engine.icu, which the catalogs share."""
     out: list[str] = []
     for kind, arg, typ, forms in compiled(template):
         if kind == "text":

@@ -23,10 +23,10 @@ from functools import cache
 from pathlib import Path
 from typing import SupportsIndex, SupportsInt
 
-from .icu import ARG as _ARG
-from .icu import NAME_TYPES, plural_forms
-from .icu import compiled as _compiled
-from .icu import parts as _parts
+from engine.icu import ARG as _ARG
+from engine.icu import NAME_TYPES, plural_forms
+from engine.icu import compiled as _compiled
+from engine.icu import parts as _parts
 
 CATALOG_DIR = Path(__file__).resolve().parent / "catalogs"
 
@@ -181,7 +181,7 @@ def name(kind: str, ident: str | None, lang: str | None = DEFAULT) -> str:
 
 
 # ---------------------------------------------------------------- message syntax
-# (the parser is i18n/icu.py, which the engine shares for its English sentences)
+# (the parser is engine/icu.py, shared with the engine's English sentences)
 
 def _count(value: object) -> int:
     """A plural argument as a number: what int() takes (an int, a float, a digit string)."""

@@ -1,6 +1,6 @@
-"""The message syntax (a small ICU subset), parsed: one parser for the catalogs (i18n) and
-for the engine's own English sentences (engine/errors.py), which may import this module and
-nothing else of i18n (tests/test_purity.py). Standard library only.
+"""The message syntax (a small ICU subset), parsed: one parser for the engine's own English
+sentences (engine/errors.py) and for the bot's catalogs (i18n imports it from here, and
+nothing else of the engine). Standard library only, so the engine stays pure.
 
 `{name}` is a named value; `{n, plural, one {...} other {...}}` picks a form (`#` is the
 number, `=0 {...}` matches exactly); `{x, select, a {...} other {...}}` picks by value;
