@@ -34,7 +34,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-for extra in (ROOT, ROOT / "tests", ROOT / "bench"):
+for extra in (ROOT, ROOT / "tests"):  # (bench/, for store.py, is the script's own folder)
     if str(extra) not in sys.path:
         sys.path.insert(0, str(extra))
 
