@@ -103,9 +103,14 @@ class SmallWorldBot(commands.Bot):
 
     def __init__(self, settings: Settings, **options: Any) -> None:
         quiet_voice_warnings()
-        intents = discord.Intents.default()
-        intents.message_content = False
+        # only what the bot reads: servers and their channels, and messages for the owner's
+        # "@bot sync" (content arrives for mentions without the message_content intent).
+        # No typing, reactions, voice, invites or the like: on a busy server those are most
+        # of the gateway's traffic, each parsed and thrown away.
+        intents = discord.Intents.none()
+        intents.guilds = intents.guild_messages = intents.dm_messages = True
         options.setdefault("activity", discord.Game(name="Small World · /sw new"))
+        options.setdefault("max_messages", None)  # nothing reads discord.py's message cache
         super().__init__(
             command_prefix=commands.when_mentioned,  # owner tools: @bot sync
             intents=intents,
