@@ -109,6 +109,19 @@ def test_no_voice_warnings_but_other_warnings_still_show(
     assert messages == ["something else"]
 
 
+def test_the_gateway_sends_only_what_the_bot_reads() -> None:
+    """Servers and channels, and messages for the owner's "@bot sync"; no typing, reactions,
+    voice or other traffic to parse and drop, and no message cache nobody reads."""
+    import discord
+
+    bot = SmallWorldBot(Settings(discord_token="x", database_url=":memory:"))
+    wanted = discord.Intents.none()
+    wanted.guilds = wanted.guild_messages = wanted.dm_messages = True
+    assert bot.intents == wanted
+    assert not bot.intents.typing and not bot.intents.reactions and not bot.intents.voice_states
+    assert bot._connection.max_messages is None
+
+
 def _children(pid: int) -> list[int]:
     """Worker processes (multiprocessing spawn children) of `pid`, from /proc."""
     found = []
