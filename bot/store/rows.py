@@ -144,11 +144,17 @@ class GameRow:
     finished_at: str | None
     # writes of the action log so far (append, undo): with the version it names one log
     revision: int = 0
+    # `opts`, validated at its first read (a row is frozen: its options never change)
+    _opts: GameOptions | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
     def opts(self) -> GameOptions:
-        """The options, typed (bot.store.options)."""
-        return GameOptions.read(self.options)
+        """The options, typed (bot.store.options); read many times per interaction, so
+        validated once per row."""
+        if self._opts is None:
+            object.__setattr__(self, "_opts", GameOptions.read(self.options))
+        assert self._opts is not None
+        return self._opts
 
     def seat_of(self, user_id: int) -> Seat | None:
         if not user_id:  # AI and vacant seats hold user id 0: nobody's seat
