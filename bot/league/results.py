@@ -132,7 +132,7 @@ class LeagueResults(LeagueBase):
         for game in open_rows:
             users = {s.user_id for s in game.players if s.user_id > 0}
             if game.status is GameStatus.LOBBY:
-                users |= set(tag.table or ()) if (tag := game.opts.league) else set()
+                users |= set(game.opts.drawn)
             for u in users:
                 in_play[u] = in_play.get(u, 0) + 1
         remaining = None if planned is None else max(0, planned - len(rounds))
@@ -218,9 +218,8 @@ class LeagueResults(LeagueBase):
         if len(set(order)) != len(order) or not order:
             raise LeagueError.said("league.err.name_once")
         members = {s.user_id for s in game.players if s.user_id > 0}
-        tag = game.opts.league
-        if game.status is GameStatus.LOBBY and tag is not None and tag.table:
-            members |= set(tag.table)
+        if game.status is GameStatus.LOBBY:
+            members |= set(game.opts.drawn)
         members |= set(_left_seats(game))
         unknown = [u for u in order if u not in members]
         missing = [u for u in members if u not in order]

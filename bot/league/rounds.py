@@ -152,7 +152,7 @@ class LeagueRounds(LeagueResults):
         for game_id, table_no in await self.store.round_games(rnd.id):
             game = await self.store.get_game(game_id)
             if game is not None:  # the drawn players are fixed when the round starts
-                drawn |= set(tag.table or ()) if (tag := game.opts.league) else set()
+                drawn |= set(game.opts.drawn)
                 tables_of_round.append((table_no, game))
         subs = [(p.user_id, p.name) for p in prefs if p.substitute and p.user_id not in drawn]
         names = {p.user_id: p.name for p in prefs}

@@ -61,6 +61,11 @@ class GameOptions(BaseModel):
     ended: dict[str, Any] | None = None  # "end now": the ranking as it stood
 
     @property
+    def drawn(self) -> tuple[int, ...]:
+        """The members drawn for a league round's table (none: not a round's table)."""
+        return (self.league.table or ()) if self.league is not None else ()
+
+    @property
     def turn_clock(self) -> ClockConfig:
         """The game's clock (a malformed or missing one: no clock)."""
         return clock_of(self.clock)

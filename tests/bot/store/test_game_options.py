@@ -63,3 +63,10 @@ def test_a_stored_malformed_value_is_left_out_with_a_warning(
     assert opts.league == LeagueTag(season_id=4, table=(1, 2), round=2)
     assert "vacation" in caplog.text
     assert checked_options({"timeouts": {"ann": 2}}) == {"timeouts": {"ann": 2}}  # old keys
+
+
+def test_the_members_drawn_for_a_round_table() -> None:
+    assert GameOptions.read({}).drawn == ()
+    assert GameOptions.read({"league": {"season_id": 4}}).drawn == ()
+    assert GameOptions.read({"league": {"season_id": 4, "table": [7, 8], "round": 1}}).drawn \
+        == (7, 8)
