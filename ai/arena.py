@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import math
 import random
+import statistics
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TypedDict
 
 import engine
 from engine import GameState
@@ -92,3 +94,25 @@ def pct(xs: list[float], q: float) -> float:
         return float("nan")
     xs = sorted(xs)
     return xs[min(len(xs) - 1, int(q * len(xs)))]
+
+
+class Figures(TypedDict):
+    """A seat spec's figures over some games (a match's or a gauntlet's row)."""
+
+    win_share: float
+    ci: tuple[float, float]  # 95% Wilson interval of the win share
+    mean_rank: float
+    margin: float
+    p50_ms: float
+    p95_ms: float
+
+
+def figures(results: list[SeatResult]) -> Figures:
+    """Win share with its interval, mean rank, coin margin and decision times of `results`
+    (one seat's result per game)."""
+    wins = sum(r.share for r in results)
+    times = [t for r in results for t in r.times]
+    return {"win_share": wins / len(results), "ci": wilson(wins, len(results)),
+            "mean_rank": statistics.fmean(r.rank for r in results),
+            "margin": statistics.fmean(r.margin for r in results),
+            "p50_ms": pct(times, 0.5) * 1e3, "p95_ms": pct(times, 0.95) * 1e3}

@@ -3,32 +3,25 @@
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
 import time
-from typing import TextIO, TypedDict
+from typing import TextIO
 
 from engine.data import BOARD_IDS
 
 from . import LEVELS
-from .arena import SPECS, SeatResult, pct, play, wilson
+from .arena import SPECS, Figures, SeatResult, figures, pct, play, wilson
 from .gauntlet.run import OPPONENTS
 from .gauntlet.run import main as gauntlet_main
 
 __all__ = ["SPECS", "MatchRow", "SeatResult", "main", "pct", "play", "run_match", "wilson"]
 
 
-class MatchRow(TypedDict):
+class MatchRow(Figures):
     """One seat spec's figures over a match."""
 
     seats: int  # seats of this spec in each game
     seat_games: int
-    win_share: float
-    ci: tuple[float, float]  # 95% Wilson interval of the win share
-    mean_rank: float
-    margin: float
-    p50_ms: float
-    p95_ms: float
     decisions: int
 
 
@@ -46,16 +39,8 @@ def run_match(specs: list[str], games: int, board: str, seed: int,
     table: dict[str, MatchRow] = {}
     for spec in dict.fromkeys(specs):
         rs = [r for r in results if r.spec == spec]
-        wins = sum(r.share for r in rs)
-        lo, hi = wilson(wins, len(rs))
-        times = [t for r in rs for t in r.times]
-        table[spec] = {
-            "seats": specs.count(spec), "seat_games": len(rs), "win_share": wins / len(rs),
-            "ci": (lo, hi), "mean_rank": statistics.fmean(r.rank for r in rs),
-            "margin": statistics.fmean(r.margin for r in rs),
-            "p50_ms": pct(times, 0.5) * 1e3, "p95_ms": pct(times, 0.95) * 1e3,
-            "decisions": len(times),
-        }
+        table[spec] = {"seats": specs.count(spec), "seat_games": len(rs), **figures(rs),
+                       "decisions": sum(len(r.times) for r in rs)}
     if out is not None:
         out.write(f"{games} games on {board}, seats {','.join(specs)} (rotated), seed {seed}\n")
         out.write(f"{'seat spec':<10} {'seats':>5} {'win share (per seat)':>22} {'95% CI':>15} "

@@ -11,14 +11,13 @@ other seat's) and decision times per opponent, then OpenSkill ratings (Plackett-
 from __future__ import annotations
 
 import json
-import statistics
 import sys
 import time
 from argparse import Namespace
 from multiprocessing import Pool
 from typing import TextIO, TypedDict
 
-from ..arena import SeatResult, pct, play, wilson
+from ..arena import Figures, SeatResult, figures, play
 from .rating import rate_specs
 from .styles import STYLES
 
@@ -28,16 +27,10 @@ OPPONENTS: tuple[str, ...] = (*STYLES, "random", "easy", "normal")
 Planned = tuple[str, list[str], int, str, int]
 
 
-class Row(TypedDict):
+class Row(Figures):
     """The measured level's figures against one opponent."""
 
     games: int
-    win_share: float
-    ci: tuple[float, float]  # 95% Wilson interval of the win share
-    mean_rank: float
-    margin: float
-    p50_ms: float
-    p95_ms: float
     max_ms: float
     opponent_strays: int
 
@@ -103,14 +96,9 @@ def run(level: str, opponents: list[str], games: int, board: str, seed: int,
     rows: dict[str, Row] = {}
     for opp in opponents:
         mine = [res[k] for o, k, res in results if o == opp]
-        wins = sum(r.share for r in mine)
-        times = [t for r in mine for t in r.times]
         rows[opp] = {
-            "games": len(mine), "win_share": wins / len(mine), "ci": wilson(wins, len(mine)),
-            "mean_rank": statistics.fmean(r.rank for r in mine),
-            "margin": statistics.fmean(r.margin for r in mine),
-            "p50_ms": pct(times, 0.5) * 1e3, "p95_ms": pct(times, 0.95) * 1e3,
-            "max_ms": max(times) * 1e3,
+            "games": len(mine), **figures(mine),
+            "max_ms": max(t for r in mine for t in r.times) * 1e3,
             "opponent_strays": sum(r.strays for o, k, res in results if o == opp
                                    for i, r in enumerate(res) if i != k),
         }

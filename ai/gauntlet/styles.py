@@ -153,8 +153,7 @@ class Turtle(RulesPlayer):
         return v + k["touch"] * touching - k["cost"] * o.cost
 
     def guard_weight(self, d: Seen, rid: int) -> float:
-        w: float = d.pressure(rid) ** self.K["front"]  # a base >= 0: a float
-        return w  # stack the front, leave the inside thin
+        return float(d.pressure(rid) ** self.K["front"])  # stack the front, leave the inside thin
 
 
 class Aggressor(RulesPlayer):
