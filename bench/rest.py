@@ -17,8 +17,9 @@ discord.py client logged in to it (REST only, no gateway) and, in the same proce
    message's way), CPU per request;
 3. send: --requests / 4 new messages (`channel.send`), CPU per request.
 
-CPU is the child's process CPU (all its threads), so the fake's work is not in it. Printed:
-medians of five alternating blocks and each request kind's ratio to the floor.
+CPU is the child's process CPU (time.process_time: all its threads), so the fake's work is
+not in it. Printed: medians of five alternating blocks and each request kind's ratio to the
+floor.
 """
 
 from __future__ import annotations
@@ -49,10 +50,6 @@ from bot.store import Seat, open_store  # noqa: E402
 BLOCKS = 5
 
 
-def _cpu() -> float:
-    return time.process_time()  # every thread of this process, nanosecond clock
-
-
 async def _floor(recorded: list, tmp: str, k: int) -> float:
     """CPU seconds per action: apply + append of the recorded game, into a fresh file."""
     start, *appends = recorded
@@ -62,13 +59,13 @@ async def _floor(recorded: list, tmp: str, k: int) -> float:
         g = await store.create_game(guild_id=1, channel_id=1, seed=1, players=seats)
         await store.start_game(g.id, board="official-3p", players=seats, state=start)
         state = engine.load_state(start)
-        c = _cpu()
+        c = time.process_time()
         for seq, a in enumerate(appends, 1):
             state = engine.apply(state, engine.parse_action(a["action"])).state
             await store.append(g.id, seq, a["action"], actor_id=a["actor_id"],
                                player=a["player"], events=a["events"], reveals=a["reveals"],
                                ends_turn=a["ends_turn"], snapshot=a["snapshot"])
-        return (_cpu() - c) / len(appends)
+        return (time.process_time() - c) / len(appends)
     finally:
         await store.close()
 
@@ -84,17 +81,18 @@ async def child(args: argparse.Namespace) -> None:
         await message.edit(content=f"warm {i}")
     figures: dict[str, list[float]] = {"floor": [], "edit": [], "send": []}
     per_block = max(1, args.requests // BLOCKS)
+    sends = max(1, per_block // 4)
     with tempfile.TemporaryDirectory() as tmp:
         for k in range(BLOCKS):
             figures["floor"].append(await _floor(recorded, tmp, k))
-            c = _cpu()
+            c = time.process_time()
             for i in range(per_block):
                 await message.edit(content=f"edit {k} {i} " + "x" * 400)
-            figures["edit"].append((_cpu() - c) / per_block)
-            c = _cpu()
-            for i in range(max(1, per_block // 4)):
+            figures["edit"].append((time.process_time() - c) / per_block)
+            c = time.process_time()
+            for i in range(sends):
                 await channel.send(f"send {k} {i}")
-            figures["send"].append((_cpu() - c) / max(1, per_block // 4))
+            figures["send"].append((time.process_time() - c) / sends)
     await client.close()
     print(json.dumps(figures))
 

@@ -130,7 +130,6 @@ _guess_kind: contextvars.ContextVar[str | None] = contextvars.ContextVar("_guess
 def _start_worker(parent: int = 0) -> None:
     """Initializer of each drawing process: die with the bot, then load every official
     board's layers, so that no reply pays for a cold board in a new worker."""
-
     # Ctrl-C reaches every process of the terminal's group: the bot shuts the workers down,
     # they must not each die with a KeyboardInterrupt traceback (see bot.workers.QuietSpawnProcess)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -192,7 +191,6 @@ def _draw(name: str, subject: Any, kwargs: dict[str, Any]) -> bytes:
     """Runs in the drawing thread or process. A map comes as (board, public observation):
     the bot took the observation anyway (the picture's cache key), and it travels to a worker
     for a fraction of the whole state; an official board travels as its id."""
-
     if name == "map_png":
         board, observation = subject
         if isinstance(board, str):
@@ -204,7 +202,6 @@ def _draw(name: str, subject: Any, kwargs: dict[str, Any]) -> bytes:
 
 def _warm(board_ids: list[str]) -> bool:
     """Runs in a worker: draw one map per board so the board's layers are in memory."""
-
     for board_id in board_ids:
         n = engine.data.board(board_id).players
         render.map_png(engine.new_game(board_id, [f"p{i}" for i in range(n)], 1))
@@ -218,7 +215,6 @@ def _ready() -> bool:
 async def warm() -> None:
     """Start the drawing workers now (each loads the boards as it starts) rather than with
     the first picture; with a drawing thread, load the boards in it."""
-
     loop = asyncio.get_running_loop()
     if any(isinstance(pool, ProcessPoolExecutor) for pool in _NOW):
         jobs = [loop.run_in_executor(pool, _ready) for pool in _NOW]
@@ -356,7 +352,6 @@ def _map_key(board_id: str, obs: Mapping[str, object], highlight: tuple[int, ...
 def _row_key(state: Any) -> str | None:
     """The combo row picture depends only on the visible row (combos and coins on them)."""
     try:
-
         return json.dumps(engine.observe(state, None).get("row"), sort_keys=True)
     except Exception:  # noqa: BLE001 - no key: just render
         return None
@@ -372,7 +367,6 @@ async def map_png(state: Any, highlight: tuple[int, ...] = (), *,
                   observation: Mapping[str, Any] | None = None) -> bytes | None:
     """The public map of `state` (no coins), `highlight`ed regions outlined; `observation`:
     its public observation, when the caller has it already."""
-
     highlight = tuple(highlight)
     board = state.board
     if observation is None:
@@ -498,7 +492,6 @@ async def _moved_on(service: GameService, outcome: Outcome) -> bool:
 
 
 async def _guess(service: GameService, outcome: Outcome, what: str) -> None:
-
     _guess_kind.set(what)
     state = outcome.state
     lang = of_game(outcome.game)
