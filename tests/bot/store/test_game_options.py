@@ -4,6 +4,7 @@ attributes, and a malformed value stored before the model is left out, not fatal
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 
 import pytest
@@ -70,3 +71,12 @@ def test_the_members_drawn_for_a_round_table() -> None:
     assert GameOptions.read({"league": {"season_id": 4}}).drawn == ()
     assert GameOptions.read({"league": {"season_id": 4, "table": [7, 8], "round": 1}}).drawn \
         == (7, 8)
+
+
+async def test_a_row_reads_its_options_once_and_a_changed_row_anew(service: GameService
+                                                                   ) -> None:
+    game = await service.open_lobby(guild_id=1, channel_id=CH, user_id=ANN, name="ann",
+                                    players=2, seed=3, options={"language": "da"})
+    assert game.opts is game.opts and game.opts.language == "da"
+    changed = dataclasses.replace(game, options={**game.options, "language": "sv"})
+    assert changed.opts.language == "sv" and game.opts.language == "da"
