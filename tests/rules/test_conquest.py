@@ -26,6 +26,7 @@ from .helpers import (
     pieces,
     place,
     r,
+    ratmen,
     refuse,
     regions_of,
     scenario,
@@ -364,3 +365,9 @@ def test_two_defenders_both_redeploy_after_the_turn():
     assert pending(state) == []
     assert obs(state)["current"] == "bob"
     assert total(state, "bob") == 2 and total(state, "cid") == 2
+
+
+def test_abandon_refused_during_redeployment():
+    spec = ratmen("Alchemist", {12: r("ann", "Ratmen"), 18: r("ann", "Ratmen")}, hand_=2)
+    state = act(load(spec), deploy("ann", 12, 1))
+    refuse(state, abandon("ann", 18))

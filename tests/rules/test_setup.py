@@ -15,14 +15,18 @@ from .helpers import (
     BADGE,
     BANNER,
     act,
+    active,
     active_of,
     build,
+    coins,
     hand,
     load,
     obs,
     pick,
+    r,
     scenario,
     seat,
+    two,
 )
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "boards"
@@ -161,3 +165,10 @@ def test_a_picked_combo_brings_banner_plus_badge_tokens(i: int) -> None:
                 pick("ann", 0))
     assert active_of(state, "ann")["race"] == race
     assert hand(state, "ann") == BANNER[race] + BADGE[power]
+
+
+def test_scenario_coins_and_tokens_on_board():
+    spec = two(active("Ratmen", "Spirit"), active("Orcs", "Alchemist"), {18: r("ann", "Ratmen")},
+               ann_coins=9)
+    assert coins(load(spec), "ann") == 9
+    assert active_of(load(spec), "ann")["tokens_on_board"] == 1
