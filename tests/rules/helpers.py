@@ -213,10 +213,11 @@ def act_events(state, *actions: dict):
     return state, events
 
 
-def refuse(state, action: dict, *fragments: Any) -> BaseException:
+def refuse(state, action: dict, *fragments: Any, code: str | None = None) -> BaseException:
     """Assert the action is refused with a RulesViolation and the state is unchanged.
 
-    Each fragment (a number or region id) must appear in the refusal message.
+    Each fragment (a number or region id) must appear in the refusal message; with `code`,
+    the refusal carries that code.
     """
     before_pub = engine.observe(state, None)
     before_dump = json.dumps(engine.dump_state(state), sort_keys=True)
@@ -225,6 +226,8 @@ def refuse(state, action: dict, *fragments: Any) -> BaseException:
     assert engine.observe(state, None) == before_pub
     assert json.dumps(engine.dump_state(state), sort_keys=True) == before_dump
     msg = str(getattr(info.value, "message", "") or info.value)
+    if code is not None:
+        assert info.value.code == code, msg
     for frag in fragments:
         assert str(frag) in msg, f"{frag!r} not in refusal message {msg!r}"
     return info.value

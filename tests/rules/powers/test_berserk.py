@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import engine
+
 from ..helpers import (
     act,
+    act_events,
+    active,
+    build,
     conquer,
     deploy,
     end,
     load,
+    obs,
     owner,
     r,
     ratmen,
@@ -45,6 +51,16 @@ def test_berserk_rolls_before_every_conquest():
     state = act(state, roll("ann"))
     state, used = spent(state, "ann", 14)
     assert used == 2  # 3 - 1 = 2
+    # a second position: no final die for Berserk, one roll per conquest, the refusal names the roll
+    seats = {"ann": {"active": active("Ratmen", "Berserk", 2)}, "bob": {}}
+    s = engine.load_scenario(build(seats=seats, regions={4: r("ann", "Ratmen", 1), 5: {"lost_tribe": True}}, dice=[3, 1], seed=3))
+    assert not any(a.do == "reinforce" for a in engine.legal_actions(s))
+    s, _ = act_events(s, {"do": "roll", "player": "ann"})
+    refuse(s, {"do": "roll", "player": "ann"}, "3", code="already_used")
+    s, _ = act_events(s, conquer("ann", 5))  # cost 3 - 3 = 0 -> 1
+    assert obs(s)["regions"]["5"]["tokens"] == 1
+    s, _ = act_events(s, {"do": "roll", "player": "ann"})  # 1
+    refuse(s, conquer("ann", 1), "1", "roll of 1", code="not_enough_tokens")  # 3 - 1 = 2 > 1
 
 
 def test_berserk_target_must_be_within_reach_after_the_roll():

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import engine
+
 from ..helpers import (
     act,
+    act_events,
     active,
     ally,
+    build,
     conquer,
     deploy,
     enchant,
@@ -13,6 +17,7 @@ from ..helpers import (
     finish,
     hand,
     load,
+    obs,
     owner,
     r,
     refuse,
@@ -93,3 +98,17 @@ def test_naming_an_ally_ends_conquests():
                {6: r("ann", "Ratmen"), 20: r("bob", "Orcs")})
     state = act(load(spec), ally("ann", "bob"))
     refuse(state, conquer("ann", 10))
+
+
+def test_diplomat_peace_binds_ally_until_next_turn() -> None:
+    seats = {"ann": {"active": active("Ratmen", "Diplomat", 3)}, "bob": {"active": active("Orcs", "Hill", 6)}}
+    regions = {4: r("ann", "Ratmen", 1), 8: r("bob", "Orcs", 1), 11: r("bob", "Orcs", 1)}
+    s = engine.load_scenario(build(seats=seats, regions=regions, seed=3))
+    s1, _ = act_events(s, conquer("ann", 8))
+    refuse(s1, {"do": "ally", "player": "ann", "target": "bob"}, "bob", code="bad_target")
+    s, _ = act_events(s, {"do": "ally", "player": "ann", "target": "bob"}, deploy("ann", 4, 3), end("ann"))
+    assert obs(s)["peace"] == [{"player": "ann", "ally": "bob"}]
+    refuse(s, conquer("bob", 4), "4", code="at_peace")
+    s, _ = act_events(s, conquer("bob", 5))
+    s, _ = act_events(s, deploy("bob", 5, obs(s)["players"]["bob"]["hand"]), end("bob"))
+    assert obs(s)["peace"] == []

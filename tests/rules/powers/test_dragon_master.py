@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import engine
+
 from ..helpers import (
     act,
+    act_events,
     active,
+    build,
     conquer,
     decline,
     deploy,
@@ -14,6 +18,7 @@ from ..helpers import (
     hand,
     income,
     load,
+    obs,
     owner,
     pending_for,
     pick,
@@ -114,3 +119,15 @@ def test_dragon_stays_when_not_moved():
                                     10: r("ann", "Ratmen")})
     state = act(load(spec), end("ann"))
     assert "dragon" in pieces(state, 6)
+
+
+def test_dragon_master_one_token_and_immunity() -> None:
+    seats = {"ann": {"active": active("Ratmen", "Dragon Master", 3)}, "bob": {"active": active("Orcs", "Hill")}}
+    regions = {4: r("ann", "Ratmen", 1), 1: r("bob", "Orcs", 4, pieces=[]), 11: r("bob", "Orcs", 1)}
+    s = engine.load_scenario(build(seats=seats, regions=regions, seed=3))
+    s, _ = act_events(s, {"do": "dragon", "player": "ann", "region": 1})
+    o = obs(s)
+    assert o["regions"]["1"]["tokens"] == 1 and "dragon" in o["regions"]["1"]["pieces"]
+    refuse(s, {"do": "dragon", "player": "ann", "region": 5}, code="already_used")
+    s, _ = act_events(s, deploy("ann", 1, 2), end("ann"), deploy("bob", 11, 3))
+    refuse(s, conquer("bob", 1), "Dragon", code="immune")

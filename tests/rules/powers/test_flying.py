@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import engine
+
 from ..helpers import (
     act,
+    act_events,
     active,
+    build,
     conquer,
     load,
+    obs,
     owner,
     pick,
     r,
@@ -40,3 +45,12 @@ def test_flying_does_not_bypass_immunity():
                {6: r("ann", "Ratmen"), 20: r("bob", "Orcs", pieces=["hero"]),
                 22: r("bob", "Orcs")})
     refuse(load(spec), conquer("ann", 20), 20)
+
+
+def test_flying_enters_anywhere_but_water() -> None:
+    seats = {"ann": {"active": active("Ratmen", "Flying", 5)}, "bob": {}}
+    s = engine.load_scenario(build(seats=seats, regions={}, seed=3))
+    targets = {a.region for a in engine.legal_actions(s) if a.do == "conquer"}
+    assert 5 in targets and 11 in targets and not targets & {0, 9, 19}
+    s, _ = act_events(s, conquer("ann", 11), conquer("ann", 21))  # not adjacent to 11: Flying needs no adjacency
+    assert obs(s)["regions"]["21"]["owner"] == "ann"

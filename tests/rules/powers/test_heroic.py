@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import engine
+
 from ..helpers import (
     act,
+    act_events,
     active,
+    build,
     conquer,
     decline,
+    deploy,
     end,
     load,
     obs,
@@ -76,3 +81,18 @@ def test_heroes_still_shown_when_their_owners_turn_begins():
     state = act(heroes_and_camps_for_bob(), end("ann"))
     assert obs(state)["current"] == "bob"
     assert "hero" in pieces(state, 20) and "hero" in pieces(state, 22)
+
+
+def test_heroes_placed_at_end_make_regions_immune() -> None:
+    seats = {"ann": {"active": active("Ratmen", "Heroic")}, "bob": {"active": active("Orcs", "Commando", 9)}}
+    regions = {4: r("ann", "Ratmen", 1), 8: r("ann", "Ratmen", 1), 1: r("ann", "Ratmen", 3),
+               11: r("bob", "Orcs", 1)}
+    s = engine.load_scenario(build(seats=seats, regions=regions, seed=3))
+    s, _ = act_events(s, {"do": "place", "player": "ann", "piece": "hero", "region": 4})
+    refuse(s, {"do": "place", "player": "ann", "piece": "hero", "region": 4}, "4", code="piece_limit")
+    s, ev = act_events(s, deploy("ann", 4, 2), end("ann"))
+    o = obs(s)
+    heroes = [rid for rid, v in o["regions"].items() if "hero" in v.get("pieces", [])]
+    assert len(heroes) == 2 and "4" in heroes
+    other = next(int(rid) for rid in heroes if rid != "4")
+    refuse(s, conquer("bob", other), code="immune")

@@ -2,15 +2,22 @@
 
 from __future__ import annotations
 
+import engine
+
 from ..helpers import (
     LT,
     act,
+    act_events,
+    active,
+    build,
+    coins,
     conquer,
     deploy,
     end,
     hand,
     income,
     load,
+    obs,
     r,
     ratmen,
 )
@@ -29,3 +36,11 @@ def test_pillaging_own_decline_region_counts():
     state = act(load(spec), conquer("ann", 7))  # 2 + 1 own token
     _, got = income(state, "ann", deploy("ann", 7, hand(state, "ann")), end("ann"))
     assert got == 3  # 2 regions + 1 Pillaging (non-empty, §2.4)
+
+
+def test_pillaging_and_orcs_count_non_empty_conquests_only() -> None:
+    seats = {"ann": {"coins": 0, "active": active("Orcs", "Pillaging", 9)}, "bob": {}}
+    s = engine.load_scenario(build(seats=seats, regions={4: r("ann", "Orcs", 1), 5: {"lost_tribe": True}}, seed=3))
+    s, _ = act_events(s, conquer("ann", 5), conquer("ann", 8), conquer("ann", 1))  # tribe, empty, empty mountain
+    s, _ = act_events(s, deploy("ann", 1, obs(s)["players"]["ann"]["hand"]), end("ann"))
+    assert coins(s, "ann") == 4 + 1 + 1  # 4 regions, Orcs +1, Pillaging +1

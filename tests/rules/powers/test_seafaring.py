@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import engine
+
 from ..helpers import (
     act,
+    act_events,
     active,
+    build,
     conquer,
     decline,
     deploy,
@@ -12,6 +16,7 @@ from ..helpers import (
     hand,
     income,
     load,
+    obs,
     owner,
     r,
     ratmen,
@@ -52,3 +57,10 @@ def test_seafaring_declined_water_scores():
                ann_decline=[{"race": "Ratmen", "power": "Seafaring"}])
     _, got = income(load(spec), "ann", end("ann"))
     assert got == 2  # Orcs 18 + the lake held by the In Decline Seafarers
+
+
+def test_seafaring_conquers_water() -> None:
+    seats = {"ann": {"active": active("Ratmen", "Seafaring", 3)}, "bob": {"active": active("Orcs", "Hill", 3)}}
+    s = engine.load_scenario(build(seats=seats, regions={4: r("ann", "Ratmen", 1), 8: r("bob", "Orcs", 1)}, seed=3))
+    s, _ = act_events(s, conquer("ann", 0))
+    assert obs(s)["regions"]["0"]["race"] == "Ratmen"

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import engine
+
 from ..helpers import (
     act,
+    act_events,
     active,
     build,
     decline,
     declines,
     income,
     load,
+    obs,
     owner,
     r,
     ratmen,
@@ -42,3 +46,13 @@ def test_spirit_stays_when_a_third_race_declines():
     assert owner(state, 6) == "ann"  # the Spirit race stays
     assert owner(state, 14) is None  # the other In Decline race goes
     assert {d["race"] for d in declines(state, "ann")} == {"Ratmen", "Humans"}
+
+
+def test_spirit_decline_is_kept_beside_another() -> None:
+    seats = {"ann": {"active": active("Ratmen", "Spirit"), "decline": [{"race": "Elves", "power": "Forest"}]},
+             "bob": {}}
+    regions = {4: r("ann", "Ratmen", 2), 1: r("ann", "Elves", 1, decline=True)}
+    s = engine.load_scenario(build(seats=seats, regions=regions, seed=3))
+    s, _ = act_events(s, {"do": "decline", "player": "ann"})
+    assert sorted(d["race"] for d in obs(s)["players"]["ann"]["decline"]) == ["Elves", "Ratmen"]
+    assert "Spirit" not in s.discards

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import engine
+
 from ..helpers import (
     act,
+    act_events,
     active,
+    build,
     conquer,
     decline,
     deploy,
@@ -14,6 +18,7 @@ from ..helpers import (
     hand,
     income,
     load,
+    obs,
     on_board,
     pick,
     r,
@@ -88,3 +93,15 @@ def test_amazons_abandoned_regions_do_not_score():
     state = load(spec)
     state, got = income(state, "ann", deploy("ann", 6, hand(state, "ann")), end("ann"))
     assert got == 1
+
+
+def test_amazons_keep_four_back_after_redeployment() -> None:
+    seats = {"ann": {"active": active("Amazons", "Hill", 4)}, "bob": {}}
+    s = engine.load_scenario(build(seats=seats, regions={4: r("ann", "Amazons", 3), 8: r("ann", "Amazons", 1)}, seed=3))
+    assert obs(s)["players"]["ann"]["hand"] == 6
+    s, _ = act_events(s, conquer("ann", 1))  # mountain: 3
+    s, ev = act_events(s, deploy("ann", 1, 3), end("ann"))
+    o = obs(s)
+    assert o["players"]["ann"]["hand"] == 4
+    assert o["players"]["ann"]["active"]["tokens_on_board"] == 8 - 4
+    assert all(o["regions"][rid]["tokens"] >= 1 for rid in ("1", "4", "8"))

@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
+import engine
+
 from ..helpers import (
+    act_events,
     active,
+    build,
+    coins,
+    conquer,
     decline,
+    deploy,
     end,
     income,
     load,
+    obs,
     r,
     two,
 )
@@ -35,3 +43,15 @@ def test_dwarves_mines_score_on_the_decline_turn():
                {8: r("ann", "Dwarves", 2), 1: r("ann", "Dwarves"), 20: r("bob", "Orcs")})
     _, got = income(load(spec), "ann", decline("ann"))
     assert got == 4  # 2 regions + 2 mines; Alchemist's +2 stops (§8.6)
+
+
+def test_dwarves_mines_score_in_decline_and_wealthy_pays_on_first_turn() -> None:
+    seats = {"ann": {"coins": 0, "decline": [{"race": "Dwarves", "power": "Hill"}]}, "bob": {}}
+    s = engine.load_scenario(build(seats=seats, regions={rid: r("ann", "Dwarves", 1, decline=True) for rid in (1, 8, 17)}, row=[{"race": rid, "power": p, "coins": 0} for rid, p in [
+                                      ("Ratmen", "Wealthy"), ("Orcs", "Forest"),
+                                      ("Elves", "Swamp"), ("Giants", "Merchant"),
+                                      ("Trolls", "Alchemist"), ("Humans", "Flying")]], seed=3))
+    s, _ = act_events(s, {"do": "pick", "player": "ann", "slot": 0}, conquer("ann", 4))
+    s, _ = act_events(s, deploy("ann", 4, obs(s)["players"]["ann"]["hand"]), end("ann"))
+    # 3 Dwarf regions + 2 mines, 1 Ratmen region + 7 Wealthy
+    assert coins(s, "ann") == 3 + 2 + 1 + 7

@@ -2,17 +2,23 @@
 
 from __future__ import annotations
 
+import engine
+
 from ..helpers import (
     act,
+    act_events,
     active,
+    build,
     conquer,
     declines,
     deploy,
     finish,
     hand,
     load,
+    obs,
     pending_for,
     r,
+    refuse,
     spent,
     total,
     two,
@@ -63,3 +69,20 @@ def test_elves_with_no_region_left_keep_all_for_next_turn():
     state = finish(state, "ann")
     assert not pending_for(state, "bob")
     assert hand(state, "bob") == 3  # bob's turn: all three still in hand
+
+
+def test_elves_lose_nothing_but_converted_elf_is_lost() -> None:
+    seats = {"ann": {"active": active("Sorcerers", "Alchemist", 10)},
+             "bob": {"active": active("Elves", "Hill")}}
+    regions = {4: r("ann", "Sorcerers", 1), 8: r("bob", "Elves", 2), 1: r("bob", "Elves", 1),
+               11: r("bob", "Elves", 1)}
+    s = engine.load_scenario(build(seats=seats, regions=regions, seed=3))
+    s2, ev = act_events(s, conquer("ann", 8))
+    assert next(e for e in ev if e["type"] == "conquered")["lost"] == 0
+    assert obs(s2)["players"]["bob"]["hand"] == 2
+    s3, ev = act_events(s, {"do": "enchant", "player": "ann", "region": 1})
+    assert obs(s3)["regions"]["1"] == {"owner": "ann", "race": "Sorcerers", "tokens": 1,
+                                       "decline": False, "pieces": []}
+    assert obs(s3)["players"]["bob"]["hand"] == 0
+    assert obs(s3)["players"]["ann"]["hand"] == 10  # the new Sorcerer came from the tray
+    refuse(s3, {"do": "enchant", "player": "ann", "region": 11}, "bob", code="already_used")

@@ -2,16 +2,23 @@
 
 from __future__ import annotations
 
+import engine
+
 from ..helpers import (
     abandon,
     act,
+    act_events,
     active,
+    build,
     conquer,
     decline,
+    deploy,
     enchant,
+    end,
     first_pick,
     hand,
     load,
+    obs,
     owner,
     pick,
     pieces,
@@ -89,3 +96,15 @@ def test_halflings_no_new_hole_after_abandoning_one():
     state = act(load(spec), abandon("ann", 16), conquer("ann", 22))
     assert "hole" not in pieces(state, 22)
     assert "hole" not in pieces(state, 16)
+
+
+def test_halflings_enter_anywhere_with_holes_then_immune() -> None:
+    seats = {"ann": {"active": active("Halflings", "Hill", 9)}, "bob": {"active": active("Orcs", "Swamp", 9)}}
+    s = engine.load_scenario(build(seats=seats, regions={}, seed=3))
+    s, _ = act_events(s, conquer("ann", 5), conquer("ann", 7), conquer("ann", 12))
+    o = obs(s)
+    assert "hole" in o["regions"]["5"]["pieces"] and "hole" in o["regions"]["7"]["pieces"]
+    assert "hole" not in o["regions"]["12"]["pieces"]
+    s, _ = act_events(s, deploy("ann", 12, obs(s)["players"]["ann"]["hand"]), end("ann"))
+    s, _ = act_events(s, conquer("bob", 4))
+    refuse(s, conquer("bob", 5), "5", code="immune")

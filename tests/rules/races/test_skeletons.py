@@ -7,12 +7,16 @@ import engine
 from ..helpers import (
     LT,
     act,
+    act_events,
     active,
+    build,
     conquer,
     deploy,
+    end,
     finish,
     hand,
     load,
+    obs,
     owner,
     r,
     refuse,
@@ -113,3 +117,16 @@ def test_skeletons_own_decline_region_counts_as_non_empty():
     state = act(load(spec), conquer("ann", 7), conquer("ann", 15))  # 3 + 3
     state = finish(state, "ann")
     assert total(state, "ann") == 10  # 9 + floor(2 / 2)
+
+
+def test_skeletons_bonus_on_redeploy_capped_by_tray() -> None:
+    seats = {"ann": {"active": active("Skeletons", "Hill", 9)}, "bob": {}}
+    regions = {4: r("ann", "Skeletons", 1), 2: {"lost_tribe": True}, 5: {"lost_tribe": True}}
+    s = engine.load_scenario(build(seats=seats, regions=regions, seed=3))
+    s, _ = act_events(s, conquer("ann", 5), conquer("ann", 2), conquer("ann", 8))
+    h = obs(s)["players"]["ann"]["hand"]
+    s, ev = act_events(s, deploy("ann", 8, h))
+    assert any(e["type"] == "bonus_tokens" and e["tokens"] == 1 for e in ev)
+    assert obs(s)["players"]["ann"]["hand"] == 1
+    s, ev = act_events(s, end("ann"))  # the bonus token left in hand goes on the thinnest region
+    assert sum(e["count"] for e in ev if e["type"] == "deployed" and e.get("auto")) == 1

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import engine
+
 from ..helpers import (
     LT,
     act,
+    act_events,
     active,
     ally,
     build,
@@ -14,6 +17,7 @@ from ..helpers import (
     hand,
     income,
     load,
+    obs,
     owner,
     pieces,
     r,
@@ -164,3 +168,20 @@ def test_conversion_removes_the_fortress():
     state = sorcerers({7: r("bob", "Orcs", pieces=["fortress"])}, bob=("Orcs", "Fortified"))
     state = act(state, enchant("ann", 7))
     assert "fortress" not in pieces(state, 7)
+
+
+def test_enchant_needs_lone_token_without_encampment_and_tokens_in_tray() -> None:
+    seats = {"ann": {"active": active("Sorcerers", "Alchemist", 1)},
+             "bob": {"active": active("Trolls", "Bivouacking")}}
+    regions = {4: r("ann", "Sorcerers", 16), 1: r("bob", "Trolls", 1, pieces=["encampment"]),
+               8: r("bob", "Trolls", 1, pieces=["troll_lair"]), 5: r("bob", "Trolls", 2)}
+    s = engine.load_scenario(build(seats=seats, regions=regions, seed=3))
+    assert obs(s)["players"]["ann"]["hand"] == 16  # readied 15 + 1; one left in the tray
+    refuse(s, {"do": "enchant", "player": "ann", "region": 1}, "encampment", code="bad_target")
+    refuse(s, {"do": "enchant", "player": "ann", "region": 5}, "2", code="bad_target")
+    s2, _ = act_events(s, {"do": "enchant", "player": "ann", "region": 8})
+    assert obs(s2)["regions"]["8"]["pieces"] == []  # the lair goes with the troll
+    full = dict(regions)
+    full[4] = r("ann", "Sorcerers", 17)
+    s = engine.load_scenario(build(seats=seats, regions=full, seed=3))
+    refuse(s, {"do": "enchant", "player": "ann", "region": 8}, code="tray_empty")
