@@ -412,7 +412,9 @@ def test_not_adjacent_and_not_entry_messages() -> None:
     refuse(s, conquer("ann", 5), "5", code="not_entry_region")
     refuse(s, conquer("ann", 0), "0", code="water")
     seats["ann"]["active"]["hand"] = 2
-    s = engine.load_scenario(build(seats=seats, regions={5: {"lost_tribe": True}, 4: r("ann", "Orcs", 1)}, seed=3))
+    s = engine.load_scenario(build(seats=seats,
+                                   regions={5: {"lost_tribe": True},
+                                            4: r("ann", "Orcs", 1)}, seed=3))
     err = refuse(s, conquer("ann", 5), "5", "3", "2", code="not_enough_tokens")  # hill + tribe = 3
     assert "in hand" in err.message
 
@@ -443,7 +445,9 @@ def test_defender_loses_one_and_redeploys_at_end_of_turn() -> None:
 def test_defender_without_regions_keeps_tokens_in_hand() -> None:
     seats = {"ann": {"active": active("Ratmen", "Alchemist", 8)},
              "bob": {"active": active("Orcs", "Hill")}}
-    s = engine.load_scenario(build(seats=seats, regions={4: r("ann", "Ratmen", 1), 8: r("bob", "Orcs", 3)}, seed=3))
+    s = engine.load_scenario(build(seats=seats,
+                                   regions={4: r("ann", "Ratmen", 1),
+                                            8: r("bob", "Orcs", 3)}, seed=3))
     s, _ = act_events(s, conquer("ann", 8), deploy("ann", 8, 3), end("ann"))
     assert obs(s)["pending"] == [] and s.actor == "bob"
     assert obs(s)["players"]["bob"]["hand"] == 2
@@ -476,7 +480,9 @@ def test_defender_in_survivors_step_may_only_place_survivors() -> None:
     ("Ratmen", "Commando", 11, 2),  # mountain 3 - 1
     ("Giants", "Commando", 5, 1),  # floored at 1
 ])
-def test_race_and_power_discounts_lower_the_conquest_cost(race: str, power: str, region: int, cost: int) -> None:
+def test_race_and_power_discounts_lower_the_conquest_cost(race: str, power: str, region: int,
+                                                          cost: int) -> None:
     seats = {"ann": {"active": active(race, power, 5)}, "bob": {}}
-    s = engine.load_scenario(build(seats=seats, regions={1: r("ann", race, 1), 4: r("ann", race, 1)}, seed=3))
+    s = engine.load_scenario(build(seats=seats,
+                                   regions={1: r("ann", race, 1), 4: r("ann", race, 1)}, seed=3))
     assert engine.conquest_cost(s, 0, region, s.seats[0].active, True) == cost

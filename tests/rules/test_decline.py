@@ -185,7 +185,8 @@ def test_decline_keeps_one_per_region_removes_old_decline_and_scores() -> None:
     seats = {"ann": {"coins": 0, "active": active("Orcs", "Merchant", 2),
                      "decline": [{"race": "Elves", "power": "Forest"}]},
              "bob": {}}
-    regions = {4: r("ann", "Orcs", 3), 8: r("ann", "Orcs", 2), 1: r("ann", "Elves", 1, decline=True)}
+    regions = {4: r("ann", "Orcs", 3), 8: r("ann", "Orcs", 2),
+               1: r("ann", "Elves", 1, decline=True)}
     s = engine.load_scenario(build(seats=seats, regions=regions, seed=3))
     assert obs(s)["players"]["ann"]["hand"] == 2 + 3
     s2, ev = act_events(s, {"do": "decline", "player": "ann"})
@@ -214,7 +215,8 @@ def test_no_decline_after_expanding_or_on_pick_turn_but_stout_may() -> None:
     types = [e["type"] for e in ev]
     assert types.index("scored") < types.index("declined")
     # a token left in hand is put on a region before scoring (§6.5: nothing stays in hand)
-    s2, ev = act_events(engine.load_scenario(build(seats=seats, regions={4: r("ann", "Orcs", 1)}, seed=3)), conquer("ann", 8),
+    s2, ev = act_events(engine.load_scenario(build(seats=seats, regions={4: r("ann", "Orcs", 1)},
+                                                   seed=3)), conquer("ann", 8),
                  {"do": "decline", "player": "ann"})
     assert {"type": "deployed", "player": "ann", "region": 4, "count": 1, "auto": True} in ev
     assert coins(s2, "ann") == 2
@@ -224,7 +226,8 @@ def test_no_decline_after_expanding_or_on_pick_turn_but_stout_may() -> None:
 
 def test_last_decline_token_lost_sends_banner_to_the_short_row() -> None:
     seats = {"ann": {"active": active("Ratmen", "Hill", 5)},
-             "bob": {"active": active("Orcs", "Swamp"), "decline": [{"race": "Elves", "power": "Forest"}]}}
+             "bob": {"active": active("Orcs", "Swamp"),
+                     "decline": [{"race": "Elves", "power": "Forest"}]}}
     d = build(seats=seats, regions={4: r("ann", "Ratmen", 1), 8: r("bob", "Elves", 1, decline=True),
                      18: r("bob", "Orcs", 1)}, seed=3)
     d["row"] = d["row"][:5]  # a short row

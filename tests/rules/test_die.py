@@ -174,17 +174,21 @@ def test_die_target_cannot_be_immune():
 
 
 def test_reinforcement_die_success_and_failure() -> None:
-    seats = {"ann": {"active": active("Ratmen", "Hill", 1)}, "bob": {"active": active("Orcs", "Swamp")}}
+    seats = {"ann": {"active": active("Ratmen", "Hill", 1)},
+             "bob": {"active": active("Orcs", "Swamp")}}
     regions = {4: r("ann", "Ratmen", 1), 5: {"lost_tribe": True}, 8: r("bob", "Orcs", 3)}
     base = build(seats=seats, regions=regions, dice=[2, 0], seed=3)
     s = engine.load_scenario(base)
     assert obs(s)["players"]["ann"]["hand"] == 1
     refuse(s, {"do": "reinforce", "player": "ann", "region": 8}, "5", "4", code="not_eligible")
-    s2, ev = act_events(s, {"do": "reinforce", "player": "ann", "region": 5})  # cost 3, short 2, roll 2
+    s2, ev = act_events(s,
+                        {"do": "reinforce", "player": "ann",
+                         "region": 5})  # cost 3, short 2, roll 2
     assert [e["value"] for e in ev if e["type"] == "rolled"] == [2]
     assert obs(s2)["regions"]["5"]["owner"] == "ann" and obs(s2)["stage"] == "redeploy"
     refuse(s2, conquer("ann", 7), code="conquests_over")
     base["dice"] = [0]
-    s3, ev = act_events(engine.load_scenario(base), {"do": "reinforce", "player": "ann", "region": 5})
+    s3, ev = act_events(engine.load_scenario(base),
+                        {"do": "reinforce", "player": "ann", "region": 5})
     assert any(e["type"] == "reinforce_failed" for e in ev)
     assert obs(s3)["players"]["ann"]["hand"] == 1 and obs(s3)["regions"]["5"]["lost_tribe"]

@@ -172,10 +172,11 @@ def test_discarded_badges_are_reshuffled_when_the_badge_pile_runs_out():
 
 
 def test_pick_pays_one_coin_per_combo_above_and_collects() -> None:
-    row = [{"race": rid, "power": p, "coins": c} for rid, p, c in [
+    row = [{"race": race, "power": p, "coins": c} for race, p, c in [
         ("Ratmen", "Merchant", 0), ("Orcs", "Hill", 0), ("Skeletons", "Commando", 4),
         ("Elves", "Forest", 0), ("Giants", "Swamp", 0), ("Trolls", "Wealthy", 0)]]
-    s = engine.load_scenario(build(seats={"ann": {"coins": 2}, "bob": {}}, row=row, current="ann", stack={"races": ["Dwarves"], "powers": ["Flying"]}, seed=3))
+    s = engine.load_scenario(build(seats={"ann": {"coins": 2}, "bob": {}}, row=row, current="ann",
+                                   stack={"races": ["Dwarves"], "powers": ["Flying"]}, seed=3))
     assert s.stage is Stage.PICK
     legal = {a.slot for a in engine.legal_actions(s)}
     assert legal == {0, 1, 2}

@@ -183,7 +183,8 @@ FIVE = (1, 4, 8, 17, 18)  # mountain+mine, farmland+magic, forest+mine, swamp, h
 ])
 def test_race_and_power_bonuses_add_to_the_income(race: str, power: str, bonus: int) -> None:
     seats = {"ann": {"coins": 0, "active": active(race, power)}, "bob": {}}
-    s = engine.load_scenario(build(seats=seats, regions={rid: r("ann", race, 1) for rid in FIVE}, seed=3))
+    s = engine.load_scenario(build(seats=seats, regions={rid: r("ann", race, 1) for rid in FIVE},
+                                   seed=3))
     s, ev = act_events(s, end("ann"))
     assert coins(s, "ann") == 5 + bonus
 
@@ -193,9 +194,12 @@ def test_moves_keep_one_per_region_and_are_free() -> None:
     seats = {"ann": {"active": active("Ratmen", "Hill")}, "bob": {}}
     regions = {4: r("ann", "Ratmen", 4), 8: r("ann", "Ratmen", 1), 1: r("ann", "Ratmen", 2)}
     s = engine.load_scenario(build(seats=seats, regions=regions, seed=3))
-    s, _ = act_events(s, deploy("ann", 4, 3), deploy("ann", 1, 1))  # the readied tokens go back first
-    refuse(s, {"do": "move", "player": "ann", "from": 4, "to": 8, "count": 4}, "3", code="bad_count")
-    refuse(s, {"do": "move", "player": "ann", "from": 4, "to": 4, "count": 1}, "4", code="not_your_region")
+    s, _ = act_events(s, deploy("ann", 4, 3),
+                      deploy("ann", 1, 1))  # the readied tokens go back first
+    refuse(s, {"do": "move", "player": "ann", "from": 4, "to": 8, "count": 4}, "3",
+           code="bad_count")
+    refuse(s, {"do": "move", "player": "ann", "from": 4, "to": 4, "count": 1}, "4",
+           code="not_your_region")
     s, _ = act_events(s, {"do": "move", "player": "ann", "from": 4, "to": 8, "count": 2})
     s, _ = act_events(s, {"do": "move", "player": "ann", "from": 8, "to": 1, "count": 1})
     s, _ = act_events(s, {"do": "move", "player": "ann", "from": 1, "to": 4, "count": 1})

@@ -234,7 +234,8 @@ def test_cli_reports_malformed_scenarios_without_a_traceback(tmp_path):
 
 def test_a_scenario_may_bring_its_own_map() -> None:
     m = {"board": "tiny", "turns": 2, "regions": [
-        {"id": 0, "terrain": "hill", "features": [], "border": True, "entry": True, "neighbours": [1]},
+        {"id": 0, "terrain": "hill", "features": [], "border": True, "entry": True,
+         "neighbours": [1]},
         {"id": 1, "terrain": "forest", "features": ["lost_tribe"], "border": False, "entry": False,
          "neighbours": [0]}]}
     s = engine.load_scenario({"map": m, "players": ["a", "b"], "seed": 1})
@@ -243,16 +244,19 @@ def test_a_scenario_may_bring_its_own_map() -> None:
 
 
 def test_options_switch_the_section_16_alternatives() -> None:
-    seats = {"ann": {"active": active("Ratmen", "Hill", 5), "decline": [{"race": "Orcs", "power": "Swamp"}]},
+    seats = {"ann": {"active": active("Ratmen", "Hill", 5),
+                     "decline": [{"race": "Orcs", "power": "Swamp"}]},
              "bob": {"active": active("Elves", "Forest")}}
-    base = build(seats=seats, regions={4: r("ann", "Ratmen", 1), 8: r("ann", "Orcs", 1, decline=True)}, seed=3)
+    base = build(seats=seats,
+                 regions={4: r("ann", "Ratmen", 1), 8: r("ann", "Orcs", 1, decline=True)}, seed=3)
     s = engine.load_scenario(base)
     assert engine.conquest_cost(s, 0, 8, s.seats[0].active, True) == 3
     s = engine.load_scenario({**base, "options": {"own_decline_counts": False}})
     assert engine.conquest_cost(s, 0, 8, s.seats[0].active, True) == 2
     with pytest.raises(ValueError, match="unknown option"):
         engine.load_scenario({**base, "options": {"no_such_rule": True}})
-    sorc = {"ann": {"active": active("Sorcerers", "Hill", 2)}, "bob": {"active": active("Elves", "Forest")}}
+    sorc = {"ann": {"active": active("Sorcerers", "Hill", 2)},
+            "bob": {"active": active("Elves", "Forest")}}
     base = build(seats=sorc, regions={4: r("ann", "Sorcerers", 1), 8: r("bob", "Elves", 1),
                        11: r("bob", "Elves", 1)}, seed=3)
     s, _ = act_events(engine.load_scenario({**base, "options": {"elf_lost_to_sorcerers": False}}),

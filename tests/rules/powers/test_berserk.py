@@ -53,7 +53,9 @@ def test_berserk_rolls_before_every_conquest():
     assert used == 2  # 3 - 1 = 2
     # a second position: no final die for Berserk, one roll per conquest, the refusal names the roll
     seats = {"ann": {"active": active("Ratmen", "Berserk", 2)}, "bob": {}}
-    s = engine.load_scenario(build(seats=seats, regions={4: r("ann", "Ratmen", 1), 5: {"lost_tribe": True}}, dice=[3, 1], seed=3))
+    s = engine.load_scenario(build(seats=seats,
+                                   regions={4: r("ann", "Ratmen", 1),
+                                            5: {"lost_tribe": True}}, dice=[3, 1], seed=3))
     assert not any(a.do == "reinforce" for a in engine.legal_actions(s))
     s, _ = act_events(s, {"do": "roll", "player": "ann"})
     refuse(s, {"do": "roll", "player": "ann"}, "3", code="already_used")

@@ -101,12 +101,14 @@ def test_naming_an_ally_ends_conquests():
 
 
 def test_diplomat_peace_binds_ally_until_next_turn() -> None:
-    seats = {"ann": {"active": active("Ratmen", "Diplomat", 3)}, "bob": {"active": active("Orcs", "Hill", 6)}}
+    seats = {"ann": {"active": active("Ratmen", "Diplomat", 3)},
+             "bob": {"active": active("Orcs", "Hill", 6)}}
     regions = {4: r("ann", "Ratmen", 1), 8: r("bob", "Orcs", 1), 11: r("bob", "Orcs", 1)}
     s = engine.load_scenario(build(seats=seats, regions=regions, seed=3))
     s1, _ = act_events(s, conquer("ann", 8))
     refuse(s1, {"do": "ally", "player": "ann", "target": "bob"}, "bob", code="bad_target")
-    s, _ = act_events(s, {"do": "ally", "player": "ann", "target": "bob"}, deploy("ann", 4, 3), end("ann"))
+    s, _ = act_events(s, {"do": "ally", "player": "ann", "target": "bob"}, deploy("ann", 4, 3),
+                      end("ann"))
     assert obs(s)["peace"] == [{"player": "ann", "ally": "bob"}]
     refuse(s, conquer("bob", 4), "4", code="at_peace")
     s, _ = act_events(s, conquer("bob", 5))

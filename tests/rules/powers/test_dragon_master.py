@@ -1,4 +1,5 @@
-"""RULES.md §11.6, §16 #10: Dragon Master (one file per section of RULES.md §11 special powers)."""
+"""RULES.md §11.6, §16 #10: Dragon Master (one file per section of RULES.md §11 special
+powers)."""
 
 from __future__ import annotations
 
@@ -122,7 +123,8 @@ def test_dragon_stays_when_not_moved():
 
 
 def test_dragon_master_one_token_and_immunity() -> None:
-    seats = {"ann": {"active": active("Ratmen", "Dragon Master", 3)}, "bob": {"active": active("Orcs", "Hill")}}
+    seats = {"ann": {"active": active("Ratmen", "Dragon Master", 3)},
+             "bob": {"active": active("Orcs", "Hill")}}
     regions = {4: r("ann", "Ratmen", 1), 1: r("bob", "Orcs", 4, pieces=[]), 11: r("bob", "Orcs", 1)}
     s = engine.load_scenario(build(seats=seats, regions=regions, seed=3))
     s, _ = act_events(s, {"do": "dragon", "player": "ann", "region": 1})

@@ -52,5 +52,6 @@ def test_flying_enters_anywhere_but_water() -> None:
     s = engine.load_scenario(build(seats=seats, regions={}, seed=3))
     targets = {a.region for a in engine.legal_actions(s) if a.do == "conquer"}
     assert 5 in targets and 11 in targets and not targets & {0, 9, 19}
-    s, _ = act_events(s, conquer("ann", 11), conquer("ann", 21))  # not adjacent to 11: Flying needs no adjacency
+    s, _ = act_events(s, conquer("ann", 11),
+                      conquer("ann", 21))  # not adjacent to 11: Flying needs no adjacency
     assert obs(s)["regions"]["21"]["owner"] == "ann"

@@ -91,11 +91,15 @@ def test_placing_a_fortress_ends_conquests():
 
 def test_fortress_scores_and_the_score_event_is_private() -> None:
     seats = {"ann": {"coins": 0, "active": active("Humans", "Fortified")}, "bob": {}}
-    s = engine.load_scenario(build(seats=seats, regions={4: r("ann", "Humans", 2), 8: r("ann", "Humans", 1)}, seed=3))
+    s = engine.load_scenario(build(seats=seats,
+                                   regions={4: r("ann", "Humans", 2),
+                                            8: r("ann", "Humans", 1)}, seed=3))
     s, _ = act_events(s, {"do": "place", "player": "ann", "piece": "fortress", "region": 8})
-    refuse(s, {"do": "place", "player": "ann", "piece": "fortress", "region": 4}, code="already_used")
+    refuse(s, {"do": "place", "player": "ann", "piece": "fortress", "region": 4},
+           code="already_used")
     s, ev = act_events(s, deploy("ann", 4, 1), end("ann"))
     # 2 regions + Humans farmland (4) 1 + fortress 1 = 4
     assert coins(s, "ann") == 4
     scored = next(e for e in ev if e["type"] == "scored")
-    assert scored["private"] and engine.public_events([scored]) == [{"type": "scored", "player": "ann"}]
+    assert scored["private"] and engine.public_events([scored]) == [{"type": "scored",
+                                                                     "player": "ann"}]

@@ -84,12 +84,14 @@ def test_heroes_still_shown_when_their_owners_turn_begins():
 
 
 def test_heroes_placed_at_end_make_regions_immune() -> None:
-    seats = {"ann": {"active": active("Ratmen", "Heroic")}, "bob": {"active": active("Orcs", "Commando", 9)}}
+    seats = {"ann": {"active": active("Ratmen", "Heroic")},
+             "bob": {"active": active("Orcs", "Commando", 9)}}
     regions = {4: r("ann", "Ratmen", 1), 8: r("ann", "Ratmen", 1), 1: r("ann", "Ratmen", 3),
                11: r("bob", "Orcs", 1)}
     s = engine.load_scenario(build(seats=seats, regions=regions, seed=3))
     s, _ = act_events(s, {"do": "place", "player": "ann", "piece": "hero", "region": 4})
-    refuse(s, {"do": "place", "player": "ann", "piece": "hero", "region": 4}, "4", code="piece_limit")
+    refuse(s, {"do": "place", "player": "ann", "piece": "hero", "region": 4}, "4",
+           code="piece_limit")
     s, ev = act_events(s, deploy("ann", 4, 2), end("ann"))
     o = obs(s)
     heroes = [rid for rid, v in o["regions"].items() if "hero" in v.get("pieces", [])]

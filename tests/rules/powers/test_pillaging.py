@@ -40,7 +40,10 @@ def test_pillaging_own_decline_region_counts():
 
 def test_pillaging_and_orcs_count_non_empty_conquests_only() -> None:
     seats = {"ann": {"coins": 0, "active": active("Orcs", "Pillaging", 9)}, "bob": {}}
-    s = engine.load_scenario(build(seats=seats, regions={4: r("ann", "Orcs", 1), 5: {"lost_tribe": True}}, seed=3))
-    s, _ = act_events(s, conquer("ann", 5), conquer("ann", 8), conquer("ann", 1))  # tribe, empty, empty mountain
+    s = engine.load_scenario(build(seats=seats,
+                                   regions={4: r("ann", "Orcs", 1),
+                                            5: {"lost_tribe": True}}, seed=3))
+    s, _ = act_events(s, conquer("ann", 5), conquer("ann", 8),
+                      conquer("ann", 1))  # tribe, empty, empty mountain
     s, _ = act_events(s, deploy("ann", 1, obs(s)["players"]["ann"]["hand"]), end("ann"))
     assert coins(s, "ann") == 4 + 1 + 1  # 4 regions, Orcs +1, Pillaging +1

@@ -60,7 +60,10 @@ def test_seafaring_declined_water_scores():
 
 
 def test_seafaring_conquers_water() -> None:
-    seats = {"ann": {"active": active("Ratmen", "Seafaring", 3)}, "bob": {"active": active("Orcs", "Hill", 3)}}
-    s = engine.load_scenario(build(seats=seats, regions={4: r("ann", "Ratmen", 1), 8: r("bob", "Orcs", 1)}, seed=3))
+    seats = {"ann": {"active": active("Ratmen", "Seafaring", 3)},
+             "bob": {"active": active("Orcs", "Hill", 3)}}
+    s = engine.load_scenario(build(seats=seats,
+                                   regions={4: r("ann", "Ratmen", 1),
+                                            8: r("bob", "Orcs", 1)}, seed=3))
     s, _ = act_events(s, conquer("ann", 0))
     assert obs(s)["regions"]["0"]["race"] == "Ratmen"

@@ -49,7 +49,8 @@ def test_spirit_stays_when_a_third_race_declines():
 
 
 def test_spirit_decline_is_kept_beside_another() -> None:
-    seats = {"ann": {"active": active("Ratmen", "Spirit"), "decline": [{"race": "Elves", "power": "Forest"}]},
+    seats = {"ann": {"active": active("Ratmen", "Spirit"),
+                     "decline": [{"race": "Elves", "power": "Forest"}]},
              "bob": {}}
     regions = {4: r("ann", "Ratmen", 2), 1: r("ann", "Elves", 1, decline=True)}
     s = engine.load_scenario(build(seats=seats, regions=regions, seed=3))

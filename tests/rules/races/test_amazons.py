@@ -97,7 +97,9 @@ def test_amazons_abandoned_regions_do_not_score():
 
 def test_amazons_keep_four_back_after_redeployment() -> None:
     seats = {"ann": {"active": active("Amazons", "Hill", 4)}, "bob": {}}
-    s = engine.load_scenario(build(seats=seats, regions={4: r("ann", "Amazons", 3), 8: r("ann", "Amazons", 1)}, seed=3))
+    s = engine.load_scenario(build(seats=seats,
+                                   regions={4: r("ann", "Amazons", 3),
+                                            8: r("ann", "Amazons", 1)}, seed=3))
     assert obs(s)["players"]["ann"]["hand"] == 6
     s, _ = act_events(s, conquer("ann", 1))  # mountain: 3
     s, ev = act_events(s, deploy("ann", 1, 3), end("ann"))

@@ -47,10 +47,11 @@ def test_dwarves_mines_score_on_the_decline_turn():
 
 def test_dwarves_mines_score_in_decline_and_wealthy_pays_on_first_turn() -> None:
     seats = {"ann": {"coins": 0, "decline": [{"race": "Dwarves", "power": "Hill"}]}, "bob": {}}
-    s = engine.load_scenario(build(seats=seats, regions={rid: r("ann", "Dwarves", 1, decline=True) for rid in (1, 8, 17)}, row=[{"race": rid, "power": p, "coins": 0} for rid, p in [
-                                      ("Ratmen", "Wealthy"), ("Orcs", "Forest"),
-                                      ("Elves", "Swamp"), ("Giants", "Merchant"),
-                                      ("Trolls", "Alchemist"), ("Humans", "Flying")]], seed=3))
+    regions = {rid: r("ann", "Dwarves", 1, decline=True) for rid in (1, 8, 17)}
+    row = [{"race": race, "power": p, "coins": 0} for race, p in [
+        ("Ratmen", "Wealthy"), ("Orcs", "Forest"), ("Elves", "Swamp"), ("Giants", "Merchant"),
+        ("Trolls", "Alchemist"), ("Humans", "Flying")]]
+    s = engine.load_scenario(build(seats=seats, regions=regions, row=row, seed=3))
     s, _ = act_events(s, {"do": "pick", "player": "ann", "slot": 0}, conquer("ann", 4))
     s, _ = act_events(s, deploy("ann", 4, obs(s)["players"]["ann"]["hand"]), end("ann"))
     # 3 Dwarf regions + 2 mines, 1 Ratmen region + 7 Wealthy

@@ -62,7 +62,8 @@ def test_ghouls_in_decline_conquer_first():
     assert owner(state, 13) == "ann"
     # a second position: the readied Ghouls are in the decline hand,
     # a Ghoul left in hand stands again when the Active race acts, and no Ghoul conquest after it
-    seats = {"ann": {"active": active("Ratmen", "Hill", 3), "decline": [{"race": "Ghouls", "power": "Forest"}]},
+    seats = {"ann": {"active": active("Ratmen", "Hill", 3),
+                     "decline": [{"race": "Ghouls", "power": "Forest"}]},
              "bob": {}}
     regions = {4: r("ann", "Ghouls", 4, decline=True), 18: r("ann", "Ratmen", 1)}
     s = engine.load_scenario(build(seats=seats, regions=regions, seed=3))
@@ -72,7 +73,8 @@ def test_ghouls_in_decline_conquer_first():
     assert obs(s)["regions"]["8"]["decline"] is True and obs(s)["regions"]["8"]["race"] == "Ghouls"
     # one Ghoul left in hand: when the Active race acts it stands again where it was lifted
     s2, _ = act_events(s, conquer("ann", 16))
-    assert obs(s2)["regions"]["4"]["tokens"] == 2 and obs(s2)["players"]["ann"]["decline"][0]["hand"] == 0
+    assert obs(s2)["regions"]["4"]["tokens"] == 2
+    assert obs(s2)["players"]["ann"]["decline"][0]["hand"] == 0
     s, _ = act_events(s, deploy("ann", 4, 1), conquer("ann", 16))
     assert obs(s)["regions"]["4"]["tokens"] == 2
     refuse(s, conquer("ann", 5, "decline"), code="conquests_over")
@@ -275,15 +277,18 @@ def test_spirit_decline_turn_puts_readied_ghouls_back():
 
 
 def test_own_ghouls_attack_own_active_race_survivors_wait_for_turn_end() -> None:
-    seats = {"ann": {"active": active("Elves", "Hill", 0), "decline": [{"race": "Ghouls", "power": "Swamp"}]},
+    seats = {"ann": {"active": active("Elves", "Hill", 0),
+                     "decline": [{"race": "Ghouls", "power": "Swamp"}]},
              "bob": {}}
-    regions = {4: r("ann", "Ghouls", 6, decline=True), 8: r("ann", "Elves", 3), 11: r("ann", "Elves", 1)}
+    regions = {4: r("ann", "Ghouls", 6, decline=True), 8: r("ann", "Elves", 3),
+               11: r("ann", "Elves", 1)}
     s = engine.load_scenario(build(seats=seats, regions=regions, seed=3))
     # Ghouls: 5 in hand; region 8 holds 1 Elf after readying: cost 2 + 1 = 3
     s, ev = act_events(s, conquer("ann", 8, "decline"))
     assert next(e for e in ev if e["type"] == "conquered")["lost"] == 0  # Active Elves
     assert obs(s)["players"]["ann"]["hand"] == 2 + 1  # readied 2 + 1 survivor
-    s, _ = act_events(s, deploy("ann", 4, 2), conquer("ann", 16))  # the survivor is not usable: 2 readied only
+    s, _ = act_events(s, deploy("ann", 4, 2),
+                      conquer("ann", 16))  # the survivor is not usable: 2 readied only
     refuse(s, conquer("ann", 12), code="no_tokens_in_hand")
     s, _ = act_events(s, end("ann"))
     assert s.actor == "ann" and obs(s)["pending"][0]["tokens"] == 1

@@ -99,7 +99,8 @@ def test_halflings_no_new_hole_after_abandoning_one():
 
 
 def test_halflings_enter_anywhere_with_holes_then_immune() -> None:
-    seats = {"ann": {"active": active("Halflings", "Hill", 9)}, "bob": {"active": active("Orcs", "Swamp", 9)}}
+    seats = {"ann": {"active": active("Halflings", "Hill", 9)},
+             "bob": {"active": active("Orcs", "Swamp", 9)}}
     s = engine.load_scenario(build(seats=seats, regions={}, seed=3))
     s, _ = act_events(s, conquer("ann", 5), conquer("ann", 7), conquer("ann", 12))
     o = obs(s)

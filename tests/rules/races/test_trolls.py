@@ -53,12 +53,16 @@ def test_trolls_lair_after_die_conquest():
 
 
 def test_trolls_build_lairs_that_defend_and_stay_in_decline() -> None:
-    seats = {"ann": {"active": active("Trolls", "Stout", 4)}, "bob": {"active": active("Ratmen", "Hill", 9)}}
-    s = engine.load_scenario(build(seats=seats, regions={4: r("ann", "Trolls", 1), 18: r("bob", "Ratmen", 1)}, seed=3))
+    seats = {"ann": {"active": active("Trolls", "Stout", 4)},
+             "bob": {"active": active("Ratmen", "Hill", 9)}}
+    s = engine.load_scenario(build(seats=seats,
+                                   regions={4: r("ann", "Trolls", 1),
+                                            18: r("bob", "Ratmen", 1)}, seed=3))
     s, _ = act_events(s, conquer("ann", 8))
     assert obs(s)["regions"]["8"]["pieces"] == ["troll_lair"]
     s, _ = act_events(s, deploy("ann", 8, 2), {"do": "decline", "player": "ann"})
     assert obs(s)["regions"]["8"] == {"owner": "ann", "race": "Trolls", "tokens": 1,
                                       "decline": True, "pieces": ["troll_lair"]}
     assert engine.conquest_cost(s, 1, 8, s.seats[1].active, True) == 2 + 1 + 1
-    refuse(s, {"do": "place", "player": "bob", "piece": "troll_lair", "region": 18}, code="not_your_power")
+    refuse(s, {"do": "place", "player": "bob", "piece": "troll_lair", "region": 18},
+           code="not_your_power")
