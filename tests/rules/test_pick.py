@@ -1,4 +1,5 @@
-"""RULES.md §5 picking a combo (E1), §16 #27 unaffordable combos, §5.6 refill."""
+"""RULES.md §5 picking a combo (E1), §16 #27 unaffordable combos, §5.6 refill, §5.7 / §8.8
+badge reshuffle, an empty row passes the turn."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""DESIGN.md engine contract: `python -m engine run` line protocol, observation privacy."""
+"""DESIGN.md engine contract: `python -m engine run` line protocol, observation privacy,
+refusals (they name the numbers, never change the state, never crash the CLI), dump/load."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""RULES.md §6.5 redeployment, §7 scoring (E4, E5), Lost Tribes score nobody."""
+"""RULES.md §6.5 redeployment, §7 scoring (E4, E5, race and power bonuses), Lost Tribes score
+nobody."""
 
 from __future__ import annotations
 
