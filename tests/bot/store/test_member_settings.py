@@ -6,14 +6,15 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from game_setup import ANN
 
 from bot.store import Store, open_store
+
+ANN = 1
 
 
 @pytest.fixture
 async def store(tmp_path: Path):
-    """A SQLite file only (the shared `service` fixture runs on it)."""
+    """A SQLite file only: the test reopens it."""
     s = await open_store(str(tmp_path / "ux.db"))
     yield s
     await s.close()
