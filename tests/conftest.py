@@ -39,7 +39,7 @@ SLOW_FILES = frozenset({
 # single tests of several seconds each (whole games, every board, the hard AI's sweeps)
 SLOW_TESTS = frozenset({
     "test_a_defender_who_does_not_place_survivors_gets_the_ai",
-    "test_what_another_service_wrote_is_seen",
+    "test_undo_count_and_turn_story_see_another_process_writes",
     "test_choice_ignores_hidden_information_and_is_deterministic",
     "test_every_choice_is_legal_and_games_end",
     "test_cli_draws_a_small_inline_map",

@@ -46,7 +46,7 @@ def test_dragon_master_sends_the_dragon_where_it_saves_most():
         assert [a.do for a in acts].count("dragon") == 1, level
 
 
-def test_berserk_rolls_before_every_conquest():
+def test_the_ai_rolls_before_every_berserk_conquest():
     acts, _ = play_turn(scenario("Ratmen", "Berserk"))
     verbs = [a.do for a in acts]
     assert verbs.count("conquer") >= 2

@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import game_setup
 import pytest
 
 import engine
@@ -163,3 +164,21 @@ async def test_the_decline_question_names_the_race_in_the_readers_words(
         assert i18n.name("race", active.race, lang) in asked
         assert i18n.name("power", active.power, lang) in asked
     assert i18n.name("race", active.race, "th") != active.race
+
+
+async def test_malformed_input_is_worded_for_players(service: GameService) -> None:
+    out = await game_setup.started(service)
+    with pytest.raises(RuleBroken) as err:
+        await service.act(game_setup.CH, out.actor_id, {"do": "pick", "slot": -1})
+    assert "combo must be 1 or more (you gave `0`)" in err.value.message
+    assert "Input should" not in err.value.message
+    await service.act(game_setup.CH, out.actor_id, {"do": "pick", "slot": 0})
+    with pytest.raises(RuleBroken) as err:
+        await service.act(game_setup.CH, out.actor_id, {"do": "conquer", "region": -3})
+    assert "region must be 0 or more (you gave `-3`)" in err.value.message
+    with pytest.raises(RuleBroken) as err:  # a refusal never grows with the input
+        await service.act(game_setup.CH, out.actor_id, {"do": "ally", "target": "z" * 5000})
+    assert len(err.value.message) < 400 and "/sw status" in err.value.message
+    # an engine sentence that quotes a long input keeps its point, with the quote cut
+    said = text.violation(f"{'z' * 5000!r} is not one of your opponents.")
+    assert "is not one of your opponents" in said and len(said) < 200

@@ -1,4 +1,8 @@
-"""Seeded random games on every board, checking invariants after every step."""
+"""Seeded random games on every board, checking invariants after every step: the engine's own
+state (box limits RULES.md §1.2, piece counts §1.1, token conservation, banners), what the
+public observation shows (rounds §4, Lost Tribes §3.7, water only for Seafaring §11.15), the
+end of the game and its ranking (§9), and the engine contract (legal iff applies, refusals as
+data, dump/load, replay, no coins in public)."""
 
 from __future__ import annotations
 
@@ -120,6 +124,32 @@ def _check_conservation(before, after, events) -> None:
         assert a[race] == expected[race], (race, a[race], expected[race], events)
 
 
+def _check_observed(s, rounds: int, lost_before: int) -> tuple[int, tuple]:
+    """What the public observation shows; returns the number of Lost Tribes left (they only
+    ever disappear) and whose turn of which round it is."""
+    o = engine.observe(s, None)
+    assert 1 <= o["round"] <= rounds
+    lost = 0
+    for rid, reg in o["regions"].items():
+        if reg.get("lost_tribe"):
+            lost += 1
+            assert not reg.get("owner"), rid
+        owner = reg.get("owner")
+        if owner:
+            assert owner in s.players
+            assert reg.get("tokens", 0) >= 1 or reg.get("race") is None, (rid, reg)
+    for region in s.board.regions:
+        rid = str(region.id)
+        reg = o["regions"].get(rid) or {}
+        if region.is_water and reg.get("owner"):  # §11.15: only Seafaring races hold water
+            seat = o["players"][reg["owner"]]
+            combos = [seat.get("active") or {}] + list(seat.get("decline") or [])
+            powers = {c.get("power") for c in combos if c.get("race") == reg["race"]}
+            assert "Seafaring" in powers, (rid, reg, combos)
+    assert lost <= lost_before
+    return lost, (o["round"], o["current"])
+
+
 def _random_action(rnd: random.Random, s) -> object:
     """A random well-formed action from the whole action space."""
     n = s.geo.n
@@ -160,14 +190,39 @@ def choose(rnd: random.Random, legal: list, aggressive: bool):
     return rnd.choice(legal)
 
 
+PREFERENCE = ("pick", "conquer", "enchant", "dragon", "reinforce", "roll", "deploy", "place",
+              "ally", "abandon", "decline", "move", "end")
+WEIGHTS = {"conquer": 8, "enchant": 3, "dragon": 3, "reinforce": 1, "roll": 1, "deploy": 4,
+           "place": 2, "ally": 1, "abandon": 0.2, "decline": 0.6, "move": 0.5, "end": 2}
+
+
+def weighted(rnd: random.Random, legal: list, turn_steps: int):
+    """A verb by weight (a pick whenever one is offered), then one of its actions; a turn
+    past 40 steps ends."""
+    by_verb: dict[str, list] = {}
+    for a in legal:
+        by_verb.setdefault(a.do, []).append(a)
+    if turn_steps > 40 and "end" in by_verb:
+        return by_verb["end"][0]
+    if "pick" in by_verb:
+        return rnd.choice(by_verb["pick"])
+    verbs = [v for v in PREFERENCE if v in by_verb]
+    verbs += [v for v in by_verb if v not in PREFERENCE]
+    verb = rnd.choices(verbs, weights=[WEIGHTS.get(v, 1) for v in verbs])[0]
+    return rnd.choice(by_verb[verb])
+
+
 def play(board: str, seed: int, *, thorough: bool, aggressive: bool = False,
-         seen: Counter | None = None) -> tuple:
+         seen: Counter | None = None, policy=None) -> tuple:
+    """One whole game; `policy(rnd, legal, turn_steps)` picks the actions (default: choose)."""
     players = NAMES[: BOARDS[board]]
-    rnd = random.Random(seed * 7919 + 1)
+    rnd = random.Random(seed) if policy else random.Random(seed * 7919 + 1)
     s = engine.new_game(board, players, seed)
     start = s
     log = []
     rounds_seen = set()
+    lost, turn = _check_observed(s, s.board.rounds, 10**6)
+    turn_steps = 0
     while not s.finished:
         legal = engine.legal_actions(s)
         assert legal, f"no legal action in stage {s.stage}"
@@ -187,7 +242,7 @@ def play(board: str, seed: int, *, thorough: bool, aggressive: bool = False,
                 err = refused.value  # every refusal is data: a known sentence + its params
                 assert err.message == format_english(MESSAGES[err.key], err.params)
             assert s.key() == before_key, "apply mutated its input"
-        action = choose(rnd, legal, aggressive)
+        action = policy(rnd, legal, turn_steps) if policy else choose(rnd, legal, aggressive)
         parsed = engine.parse_action(action.model_dump(mode="json"))
         assert parsed == action
         step = engine.apply(s, action)
@@ -197,6 +252,9 @@ def play(board: str, seed: int, *, thorough: bool, aggressive: bool = False,
         log.append(action)
         assert s.version == len(log)
         _check_static(s)
+        lost, now = _check_observed(s, s.board.rounds, lost)
+        turn_steps = 0 if now != turn else turn_steps + 1
+        turn = now
         for e in step.events:
             assert parse_event(e).as_dict() == e, "event does not fit its typed model"
             if e["type"] == "turn_ended":
@@ -227,6 +285,11 @@ def play(board: str, seed: int, *, thorough: bool, aggressive: bool = False,
     assert totals == sorted(totals, reverse=True)
     assert s.winners == tuple(r["player"] for r in s.ranking if r["rank"] == 1)
     assert engine.legal_actions(s) == []
+    # §9: the ranking follows the coins each player holds at the end
+    final = {p: engine.observe(s, p)["players"][p]["coins"] for p in players}
+    assert sorted(r["player"] for r in s.ranking) == sorted(players)
+    assert final[s.ranking[0]["player"]] == max(final.values())
+    assert [final[r["player"]] for r in s.ranking] == sorted(final.values(), reverse=True)
     replay = start
     for a in log:
         replay = engine.apply(replay, a).state
@@ -255,6 +318,15 @@ def test_random_games_keep_invariants(board: str) -> None:
         assert seen["race:" + race] > 0, race
     for power in data.POWERS:
         assert seen["power:" + power] > 0, power
+
+
+@pytest.mark.parametrize(("board", "seed"), [
+    (board, seed) for seed, board in enumerate(list(BOARDS) * 6, start=1)
+])
+def test_random_game_keeps_the_invariants(board: str, seed: int) -> None:
+    """Games of a weighted random policy (conquests first, turns capped at 40 steps)."""
+    s, log = play(board, seed, thorough=False, policy=weighted)
+    assert s.finished and log
 
 
 def test_same_seed_same_game_different_seed_differs() -> None:

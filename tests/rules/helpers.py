@@ -213,10 +213,11 @@ def act_events(state, *actions: dict):
     return state, events
 
 
-def refuse(state, action: dict, *fragments: Any) -> BaseException:
+def refuse(state, action: dict, *fragments: Any, code: str | None = None) -> BaseException:
     """Assert the action is refused with a RulesViolation and the state is unchanged.
 
-    Each fragment (a number or region id) must appear in the refusal message.
+    Each fragment (a number or region id) must appear in the refusal message; with `code`,
+    the refusal carries that code.
     """
     before_pub = engine.observe(state, None)
     before_dump = json.dumps(engine.dump_state(state), sort_keys=True)
@@ -225,6 +226,8 @@ def refuse(state, action: dict, *fragments: Any) -> BaseException:
     assert engine.observe(state, None) == before_pub
     assert json.dumps(engine.dump_state(state), sort_keys=True) == before_dump
     msg = str(getattr(info.value, "message", "") or info.value)
+    if code is not None:
+        assert info.value.code == code, msg
     for frag in fragments:
         assert str(frag) in msg, f"{frag!r} not in refusal message {msg!r}"
     return info.value
@@ -382,3 +385,41 @@ def assert_cost(spec: dict, p: str, rid: int, expected: int, race: str | None = 
         refuse(small, conquer(p, rid, race), rid, expected)
     else:
         refuse(small, conquer(p, rid, race))
+
+
+# ---------------------------------------------------------------- common positions
+
+def two(ann_active=None, bob_active=None, regions=None, *, ann_decline=None, bob_decline=None,
+        current="ann", dice=None, ann_coins=5, bob_coins=5, row=None):
+    """A two-player scenario on the 2p board: ann and bob with the given races and regions."""
+    return build(
+        seats={"ann": seat(ann_coins, ann_active, ann_decline),
+               "bob": seat(bob_coins, bob_active, bob_decline)},
+        regions=regions or {}, current=current, dice=dice, row=row,
+    )
+
+
+def ratmen(power, regions, hand_=0, **kw):
+    """ann's Active Ratmen with `power` against bob's Orcs (Spirit) on region 20."""
+    base = {20: r("bob", "Orcs")}
+    base.update(regions)
+    return two(active("Ratmen", power, hand=hand_), active("Orcs", "Spirit"), base, **kw)
+
+
+def first_pick(race, power):
+    """Start of game (a scenario); the given combo sits in slot 0."""
+    row = [{"race": race, "power": power, "coins": 0}]
+    others = [x for x in ("Ratmen", "Elves", "Dwarves", "Humans", "Wizards", "Orcs") if x != race]
+    pw = [x for x in ("Alchemist", "Forest", "Swamp", "Hill", "Merchant", "Wealthy") if x != power]
+    row += [{"race": others[i], "power": pw[i], "coins": 0} for i in range(5)]
+    return build(seats={"ann": seat(), "bob": seat()}, regions=None, current=None, round=None,
+                 row=row)
+
+
+def ratmen_first_pick(power):
+    """Start of game (a state); Ratmen with `power` sit in slot 0."""
+    row = [{"race": "Ratmen", "power": power, "coins": 0}]
+    races = ["Elves", "Dwarves", "Humans", "Wizards", "Orcs"]
+    pw = [x for x in ("Alchemist", "Forest", "Swamp", "Hill", "Merchant", "Spirit") if x != power]
+    row += [{"race": races[i], "power": pw[i], "coins": 0} for i in range(5)]
+    return load(build(seats={"ann": seat(), "bob": seat()}, current=None, round=None, row=row))

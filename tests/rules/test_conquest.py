@@ -4,15 +4,20 @@ from __future__ import annotations
 
 import pytest
 
+import engine
+from engine import Stage
+
 from .helpers import (
     abandon,
     act,
+    act_events,
     active,
     assert_cost,
     build,
     conquer,
     declines,
     deploy,
+    end,
     finish,
     hand,
     is_lost_tribe,
@@ -26,6 +31,7 @@ from .helpers import (
     pieces,
     place,
     r,
+    ratmen,
     refuse,
     regions_of,
     scenario,
@@ -364,3 +370,119 @@ def test_two_defenders_both_redeploy_after_the_turn():
     assert pending(state) == []
     assert obs(state)["current"] == "bob"
     assert total(state, "bob") == 2 and total(state, "cid") == 2
+
+
+def test_abandon_refused_during_redeployment():
+    spec = ratmen("Alchemist", {12: r("ann", "Ratmen"), 18: r("ann", "Ratmen")}, hand_=2)
+    state = act(load(spec), deploy("ann", 12, 1))
+    refuse(state, abandon("ann", 18))
+
+
+def test_cost_counts_mountain_tokens_lair_and_fortress():
+    # §6.2: 2 + mountain 1 + 2 Troll tokens + lair 1 + fortress 1 = 7
+    spec = build(seats={"ann": seat(5, active("Ratmen", "Hill", 7)),
+                        "bob": seat(5, active("Trolls", "Fortified"))},
+                 regions={8: r("ann", "Ratmen", 1),
+                          11: r("bob", "Trolls", 2, pieces=["troll_lair", "fortress"])})
+    assert_cost(spec, "ann", 11, 7)
+
+
+def test_cost_formula_terms_and_floor() -> None:
+    seats = {"ann": {"active": active("Ratmen", "Commando", 10)},
+             "bob": {"active": active("Trolls", "Fortified"), "decline": []}}
+    regions = {4: r("ann", "Ratmen", 1),
+               1: r("bob", "Trolls", 2, pieces=["troll_lair", "fortress"])}
+    s = engine.load_scenario(build(seats=seats, regions=regions, seed=3))
+    # 2 + mountain 1 + lair 1 + fortress 1 + 2 tokens - Commando 1 = 6
+    assert engine.conquest_cost(s, 0, 1, s.seats[0].active, True) == 6
+    s2, ev = act_events(s, conquer("ann", 1))
+    assert obs(s2)["regions"]["1"]["tokens"] == 6
+    assert obs(s2)["regions"]["1"]["pieces"] == []
+    e = next(e for e in ev if e["type"] == "conquered")
+    assert e["lost"] == 1 and e["defender"] == "bob"
+    # Commando on an empty farmland: max(1, 2 - 1) = 1
+    assert engine.conquest_cost(s, 0, 8, s.seats[0].active, True) == 1
+
+
+def test_not_adjacent_and_not_entry_messages() -> None:
+    seats = {"ann": {"active": active("Orcs", "Hill", 3)}, "bob": {}}
+    s = engine.load_scenario(build(seats=seats, regions={4: r("ann", "Orcs", 1)}, seed=3))
+    refuse(s, conquer("ann", 17), "17", "Orcs", code="not_adjacent")
+    s = engine.load_scenario(build(seats=seats, regions={}, seed=3))
+    refuse(s, conquer("ann", 5), "5", code="not_entry_region")
+    refuse(s, conquer("ann", 0), "0", code="water")
+    seats["ann"]["active"]["hand"] = 2
+    s = engine.load_scenario(build(seats=seats,
+                                   regions={5: {"lost_tribe": True},
+                                            4: r("ann", "Orcs", 1)}, seed=3))
+    err = refuse(s, conquer("ann", 5), "5", "3", "2", code="not_enough_tokens")  # hill + tribe = 3
+    assert "in hand" in err.message
+
+
+def test_defender_loses_one_and_redeploys_at_end_of_turn() -> None:
+    seats = {"ann": {"active": active("Ratmen", "Alchemist", 8)},
+             "bob": {"active": active("Orcs", "Hill")}}
+    regions = {4: r("ann", "Ratmen", 1), 8: r("bob", "Orcs", 3), 11: r("bob", "Orcs", 1)}
+    s = engine.load_scenario(build(seats=seats, regions=regions, seed=3))
+    s, _ = act_events(s, conquer("ann", 8))
+    assert obs(s)["players"]["bob"]["hand"] == 2
+    s, _ = act_events(s, deploy("ann", 8, 3), end("ann"))
+    o = obs(s)
+    assert o["stage"] == "survivors" and s.actor == "bob" and o["current"] == "ann"
+    assert o["pending"][0] == {"player": "bob", "must": "deploy", "tokens": 2, "race": "Orcs",
+                               "regions": [11]}
+    refuse(s, end("bob"), "2", code="hand_not_empty")
+    refuse(s, deploy("ann", 8, 1), "bob", code="not_your_turn")
+    s, ev = act_events(s, deploy("bob", 11, 2))
+    assert {"type": "deployed", "player": "bob", "region": 11, "count": 2, "survivors": True} in ev
+    # bob's turn began: the 3 tokens on 11 were readied, one stays
+    assert obs(s)["regions"]["11"]["tokens"] == 1 and obs(s)["players"]["bob"]["hand"] == 2
+    assert s.actor == "bob"
+    assert obs(s)["stage"] == "conquest"
+    assert any(e["type"] == "turn_started" and e["player"] == "bob" for e in ev)
+
+
+def test_defender_without_regions_keeps_tokens_in_hand() -> None:
+    seats = {"ann": {"active": active("Ratmen", "Alchemist", 8)},
+             "bob": {"active": active("Orcs", "Hill")}}
+    s = engine.load_scenario(build(seats=seats,
+                                   regions={4: r("ann", "Ratmen", 1),
+                                            8: r("bob", "Orcs", 3)}, seed=3))
+    s, _ = act_events(s, conquer("ann", 8), deploy("ann", 8, 3), end("ann"))
+    assert obs(s)["pending"] == [] and s.actor == "bob"
+    assert obs(s)["players"]["bob"]["hand"] == 2
+    refuse(s, conquer("bob", 5), code="not_entry_region")
+    s, _ = act_events(s, conquer("bob", 2))  # re-enter at the edge
+
+
+def test_defender_in_survivors_step_may_only_place_survivors() -> None:
+    seats = {"ann": {"active": active("Ratmen", "Alchemist", 8)},
+             "bob": {"active": active("Orcs", "Stout")}}
+    regions = {4: r("ann", "Ratmen", 1), 8: r("bob", "Orcs", 3), 11: r("bob", "Orcs", 1)}
+    s = engine.load_scenario(build(seats=seats, regions=regions, seed=3))
+    s, _ = act_events(s, conquer("ann", 8), deploy("ann", 8, 3), end("ann"))
+    assert s.actor == "bob" and s.stage is Stage.SURVIVORS
+    refuse(s, {"do": "decline", "player": "bob"}, code="wrong_stage")
+    refuse(s, conquer("bob", 13), code="wrong_stage")
+    refuse(s, {"do": "move", "player": "bob", "from": 11, "to": 8, "count": 1}, code="wrong_stage")
+    assert {a.do for a in engine.legal_actions(s)} == {"deploy"}
+
+
+@pytest.mark.parametrize(("race", "power", "region", "cost"), [
+    ("Giants", "Stout", 5, 1),  # next to the Giants' mountain 1
+    ("Giants", "Stout", 8, 2),  # not next to it
+    ("Tritons", "Stout", 8, 1),  # coastal (lake 9)
+    ("Tritons", "Stout", 5, 1),  # coastal (lake 9) too
+    ("Tritons", "Stout", 2, 2),
+    ("Ratmen", "Mounted", 5, 1),  # hill
+    ("Ratmen", "Mounted", 2, 1),  # farmland
+    ("Ratmen", "Mounted", 8, 2),  # forest
+    ("Ratmen", "Commando", 11, 2),  # mountain 3 - 1
+    ("Giants", "Commando", 5, 1),  # floored at 1
+])
+def test_race_and_power_discounts_lower_the_conquest_cost(race: str, power: str, region: int,
+                                                          cost: int) -> None:
+    seats = {"ann": {"active": active(race, power, 5)}, "bob": {}}
+    s = engine.load_scenario(build(seats=seats,
+                                   regions={1: r("ann", race, 1), 4: r("ann", race, 1)}, seed=3))
+    assert engine.conquest_cost(s, 0, region, s.seats[0].active, True) == cost

@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+import engine
+
 from .helpers import (
     abandon,
     act,
+    act_events,
+    active,
     active_of,
+    build,
     coins,
     conquer,
     current,
     decline,
     declines,
+    deploy,
     end,
     finish,
     hand,
@@ -19,9 +25,11 @@ from .helpers import (
     obs,
     owner,
     pick,
+    r,
     refuse,
     region,
     scenario,
+    seat,
     spent,
 )
 
@@ -157,3 +165,76 @@ def test_vanished_banner_fills_a_short_row():
     row = obs(state, "ann")["row"]
     assert len(row) == 6
     assert row[5]["race"] == "Skeletons" and row[5]["cost"] == 5
+
+
+def test_vanished_decline_banner_goes_to_the_bottom_of_the_stack():
+    # §8.5 / E7: the last token of ann's In Decline Elves is conquered (2 + 1 = 3): the banner
+    # goes to the bottom of the banner stack
+    spec = build(seats={"ann": seat(5, active("Orcs", "Hill"),
+                                    [{"race": "Elves", "power": "Forest"}]),
+                        "bob": seat(5, active("Ratmen", "Swamp", 3))},
+                 regions={5: r("ann", "Elves", 1, decline=True), 20: r("ann", "Orcs", 2),
+                          8: r("bob", "Ratmen", 1)}, current="bob")
+    state, events = act_events(load(spec), conquer("bob", 5))
+    assert {"type": "vanished", "race": "Elves"} in events
+    assert engine.dump_state(state)["banners"][-1] == "Elves"
+    assert declines(state, "ann") == []
+
+
+def test_decline_keeps_one_per_region_removes_old_decline_and_scores() -> None:
+    seats = {"ann": {"coins": 0, "active": active("Orcs", "Merchant", 2),
+                     "decline": [{"race": "Elves", "power": "Forest"}]},
+             "bob": {}}
+    regions = {4: r("ann", "Orcs", 3), 8: r("ann", "Orcs", 2),
+               1: r("ann", "Elves", 1, decline=True)}
+    s = engine.load_scenario(build(seats=seats, regions=regions, seed=3))
+    assert obs(s)["players"]["ann"]["hand"] == 2 + 3
+    s2, ev = act_events(s, {"do": "decline", "player": "ann"})
+    o = obs(s2, "ann")
+    assert o["players"]["ann"]["active"] is None
+    assert [d["race"] for d in o["players"]["ann"]["decline"]] == ["Orcs"]
+    assert o["regions"]["4"] == {"owner": "ann", "race": "Orcs", "tokens": 1, "decline": True,
+                                 "pieces": []}
+    assert "1" not in o["regions"]
+    assert o["players"]["ann"]["coins"] == 2  # 1 per region, no Merchant bonus
+    assert any(e["type"] == "vanished" and e["race"] == "Elves" for e in ev)
+    assert s2.banners[-1] == "Elves"
+    assert s2.actor == "bob"
+
+
+def test_no_decline_after_expanding_or_on_pick_turn_but_stout_may() -> None:
+    seats = {"ann": {"active": active("Orcs", "Merchant", 3)}, "bob": {}}
+    s = engine.load_scenario(build(seats=seats, regions={4: r("ann", "Orcs", 1)}, seed=3))
+    s1, _ = act_events(s, conquer("ann", 8))
+    refuse(s1, {"do": "decline", "player": "ann"}, code="cannot_decline")
+    seats["ann"]["active"] = active("Orcs", "Stout", 3)
+    seats["ann"]["coins"] = 0
+    s = engine.load_scenario(build(seats=seats, regions={4: r("ann", "Orcs", 1)}, seed=3))
+    s, _ = act_events(s, conquer("ann", 8))
+    s, ev = act_events(s, deploy("ann", 8, 1), {"do": "decline", "player": "ann"})
+    types = [e["type"] for e in ev]
+    assert types.index("scored") < types.index("declined")
+    # a token left in hand is put on a region before scoring (§6.5: nothing stays in hand)
+    s2, ev = act_events(engine.load_scenario(build(seats=seats, regions={4: r("ann", "Orcs", 1)},
+                                                   seed=3)), conquer("ann", 8),
+                 {"do": "decline", "player": "ann"})
+    assert {"type": "deployed", "player": "ann", "region": 4, "count": 1, "auto": True} in ev
+    assert coins(s2, "ann") == 2
+    assert coins(s, "ann") == 2  # 2 regions; 8 was empty, so no Orc bonus
+    assert obs(s)["regions"]["8"]["decline"] is True
+
+
+def test_last_decline_token_lost_sends_banner_to_the_short_row() -> None:
+    seats = {"ann": {"active": active("Ratmen", "Hill", 5)},
+             "bob": {"active": active("Orcs", "Swamp"),
+                     "decline": [{"race": "Elves", "power": "Forest"}]}}
+    d = build(seats=seats, regions={4: r("ann", "Ratmen", 1), 8: r("bob", "Elves", 1, decline=True),
+                     18: r("bob", "Orcs", 1)}, seed=3)
+    d["row"] = d["row"][:5]  # a short row
+    d["stack"] = {"races": [], "powers": ["Mounted"]}
+    s = engine.load_scenario(d)
+    s = engine.load_state({**engine.dump_state(s), "banners": []})  # no banner left in the stack
+    s, ev = act_events(s, conquer("ann", 8))
+    assert [e["type"] for e in ev if e["type"] in ("vanished", "drew")] == ["vanished", "drew"]
+    assert obs(s)["row"][5]["race"] == "Elves" and obs(s)["row"][5]["power"] == "Mounted"
+    assert obs(s)["players"]["bob"]["decline"] == []

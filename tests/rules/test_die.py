@@ -2,14 +2,21 @@
 
 from __future__ import annotations
 
+import engine
+
 from .helpers import (
     act,
+    act_events,
+    active,
     apply,
+    build,
     conquer,
     finish,
     hand,
     load,
+    obs,
     owner,
+    r,
     refuse,
     reinforce,
     scenario,
@@ -81,7 +88,7 @@ def test_no_token_in_hand_refused():
     refuse(with_dice(3, hand_=0), reinforce("ann", 14))
 
 
-def test_target_must_be_adjacent():
+def test_die_target_must_be_adjacent():
     # 16 (empty farmland, cost 2) is short by 1 with 1 token but is not next to 12
     refuse(with_dice(3, hand_=1), reinforce("ann", 16), 16)
 
@@ -164,3 +171,24 @@ def test_die_target_cannot_be_immune():
     spec["row"][0]["power"] = "Wealthy"  # Heroic leaves the row: bob holds it
     spec["regions"]["11"]["pieces"] = ["hero"]
     refuse(load(spec), reinforce("ann", 11), 11)
+
+
+def test_reinforcement_die_success_and_failure() -> None:
+    seats = {"ann": {"active": active("Ratmen", "Hill", 1)},
+             "bob": {"active": active("Orcs", "Swamp")}}
+    regions = {4: r("ann", "Ratmen", 1), 5: {"lost_tribe": True}, 8: r("bob", "Orcs", 3)}
+    base = build(seats=seats, regions=regions, dice=[2, 0], seed=3)
+    s = engine.load_scenario(base)
+    assert obs(s)["players"]["ann"]["hand"] == 1
+    refuse(s, {"do": "reinforce", "player": "ann", "region": 8}, "5", "4", code="not_eligible")
+    s2, ev = act_events(s,
+                        {"do": "reinforce", "player": "ann",
+                         "region": 5})  # cost 3, short 2, roll 2
+    assert [e["value"] for e in ev if e["type"] == "rolled"] == [2]
+    assert obs(s2)["regions"]["5"]["owner"] == "ann" and obs(s2)["stage"] == "redeploy"
+    refuse(s2, conquer("ann", 7), code="conquests_over")
+    base["dice"] = [0]
+    s3, ev = act_events(engine.load_scenario(base),
+                        {"do": "reinforce", "player": "ann", "region": 5})
+    assert any(e["type"] == "reinforce_failed" for e in ev)
+    assert obs(s3)["players"]["ann"]["hand"] == 1 and obs(s3)["regions"]["5"]["lost_tribe"]

@@ -2,13 +2,22 @@
 
 from __future__ import annotations
 
+import random
+
+import pytest
+
+import engine
+
 from .helpers import (
     act,
+    act_events,
     active,
     active_of,
+    apply,
     build,
     coins,
     decline,
+    deploy,
     end,
     finish,
     hand,
@@ -92,7 +101,6 @@ def test_full_tie_is_shared():
 def test_game_over_event():
     state = last_turn()
     events = []
-    from .helpers import apply  # local: only this test needs the Step
 
     step = apply(state, end("bob"))
     events.extend(step.events)
@@ -198,3 +206,33 @@ def test_tie_break_ignores_tokens_in_hand():
     state = load(spec)
     state = finish(state, "bob")  # bob: 14 + 1 = 15
     assert names(obs(state)["winners"]) == ["bob"]
+
+
+@pytest.mark.parametrize("board,n,rounds", [("official-2p", 2, 10), ("official-5p", 5, 8)])
+def test_game_lasts_exactly_the_track_rounds(board, n, rounds):
+    # round 1 is played on space 1; the game ends after the last seat's turn of round `rounds`
+    names = ["a", "b", "c", "d", "e"][:n]
+    rnd = random.Random(3)
+    state = engine.new_game(board, names, 3)
+    assert obs(state)["round"] == 1
+    turns = []
+    while not state.finished:
+        step = engine.apply(state, rnd.choice(engine.legal_actions(state)))
+        turns += [(e["round"], e["player"]) for e in step.events if e["type"] == "turn_ended"]
+        state = step.state
+    assert turns == [(k, p) for k in range(1, rounds + 1) for p in names]
+    assert obs(state)["round"] == rounds and obs(state)["finished"] is True
+
+
+def test_game_ends_after_last_round_with_shared_win() -> None:
+    seats = {"ann": {"coins": 10, "active": active("Orcs", "Hill")},
+             "bob": {"coins": 10, "active": active("Ratmen", "Swamp")}}
+    regions = {4: r("ann", "Orcs", 2), 18: r("bob", "Ratmen", 2)}
+    s = engine.load_scenario(build(seats=seats, regions=regions, round=10, current="ann", seed=3))
+    s, _ = act_events(s, deploy("ann", 4, 1), end("ann"))
+    s, ev = act_events(s, deploy("bob", 18, 1), end("bob"))
+    assert s.finished and s.actor is None and engine.legal_actions(s) == []
+    # ann: 1 region, farmland 4 is not a hill -> 11; bob: 1 region, hill not swamp -> 11
+    go = next(e for e in ev if e["type"] == "game_over")
+    assert sorted(go["winners"]) == ["ann", "bob"]
+    refuse(s, end("ann"), code="game_over")

@@ -1,15 +1,22 @@
-"""RULES.md §5 picking a combo (E1), §16 #27 unaffordable combos, §5.6 refill."""
+"""RULES.md §5 picking a combo (E1), §16 #27 unaffordable combos, §5.6 refill, §5.7 / §8.8
+badge reshuffle, an empty row passes the turn."""
 
 from __future__ import annotations
+
+import random
 
 import pytest
 
 import engine
+from engine import Stage
 
 from .helpers import (
     act,
+    act_events,
+    active,
     active_of,
     apply,
+    build,
     coins,
     conquer,
     current,
@@ -19,6 +26,7 @@ from .helpers import (
     load,
     obs,
     pick,
+    r,
     refuse,
     scenario,
 )
@@ -138,3 +146,62 @@ def test_slot_out_of_range_is_rejected_without_change():
     with pytest.raises((engine.InvalidAction, engine.RulesViolation)):
         apply(state, pick("ann", 6))
     assert obs(state, "ann") == before
+
+
+def test_discarded_badges_are_reshuffled_when_the_badge_pile_runs_out():
+    # §5.7 / §16 #17: with no badge left to form a combo, the discards become the new pile
+    rnd = random.Random(0)
+    state = engine.new_game("official-5p", ["a", "b", "c", "d", "e"], 0)
+    while not state.finished:
+        legal = engine.legal_actions(state)
+        eager = [a for a in legal if a.do in ("decline", "pick")]
+        before = engine.dump_state(state)
+        step = engine.apply(state, rnd.choice(eager) if eager and rnd.random() < 0.5
+                            else rnd.choice(legal))
+        shuffled = [e for e in step.events if e["type"] == "reshuffled"]
+        if shuffled:
+            after = engine.dump_state(step.state)
+            at = step.events.index(shuffled[0])
+            drawn = [e["power"] for e in step.events[at:] if e["type"] == "drew"]
+            assert before["badges"] == [] and drawn
+            assert shuffled[0]["badges"] == len(after["badges"]) + len(drawn)
+            assert set(before["discards"]) <= set(after["badges"]) | set(drawn)
+            assert after["discards"] == [] and len(after["row"]) == 6
+            return
+        state = step.state
+    pytest.fail("no reshuffle happened in the game")
+
+
+def test_pick_pays_one_coin_per_combo_above_and_collects() -> None:
+    row = [{"race": race, "power": p, "coins": c} for race, p, c in [
+        ("Ratmen", "Merchant", 0), ("Orcs", "Hill", 0), ("Skeletons", "Commando", 4),
+        ("Elves", "Forest", 0), ("Giants", "Swamp", 0), ("Trolls", "Wealthy", 0)]]
+    s = engine.load_scenario(build(seats={"ann": {"coins": 2}, "bob": {}}, row=row, current="ann",
+                                   stack={"races": ["Dwarves"], "powers": ["Flying"]}, seed=3))
+    assert s.stage is Stage.PICK
+    legal = {a.slot for a in engine.legal_actions(s)}
+    assert legal == {0, 1, 2}
+    refuse(s, {"do": "pick", "player": "ann", "slot": 3}, 3, 2, code="cannot_afford")
+    s2, ev = act_events(s, {"do": "pick", "player": "ann", "slot": 2})
+    o = obs(s2, "ann")
+    assert o["players"]["ann"]["coins"] == 2 - 2 + 4
+    assert [c["coins_on_combo"] for c in o["row"][:2]] == [1, 1]
+    assert o["row"][-1]["race"] == "Dwarves" and o["row"][-1]["power"] == "Flying"
+    assert o["players"]["ann"]["hand"] == 6 + 4  # Skeletons 6 + Commando 4
+    assert any(e["type"] == "drew" for e in ev)
+    assert engine.apply(s, engine.parse_action({"do": "pick", "player": "ann", "slot": 2})).reveals
+
+
+def test_no_combo_left_to_pick_passes_the_turn() -> None:
+    seats = {"ann": {"coins": 0, "decline": [{"race": "Orcs", "power": "Spirit"},
+                                             {"race": "Elves", "power": "Hill"}]},
+             "bob": {"active": active("Ratmen", "Swamp")}}
+    regions = {4: r("ann", "Orcs", 1, decline=True), 8: r("ann", "Elves", 1, decline=True),
+               18: r("bob", "Ratmen", 1)}
+    d = build(seats=seats, regions=regions, seed=3)
+    d["row"] = []  # an empty row: nothing to pick
+    s = engine.load_scenario(d)
+    assert s.stage is Stage.PICK
+    assert [a.do for a in engine.legal_actions(s)] == ["end"]
+    s, ev = act_events(s, end("ann"))
+    assert coins(s, "ann") == 2 and s.actor == "bob"

@@ -1,8 +1,11 @@
-"""DESIGN.md engine contract: `python -m engine run` line protocol, observation privacy."""
+"""DESIGN.md engine contract: `python -m engine run` line protocol, observation privacy,
+refusals (they name the numbers, never change the state, never crash the CLI), dump/load."""
 
 from __future__ import annotations
 
+import io
 import json
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -10,20 +13,28 @@ from pathlib import Path
 import pytest
 
 import engine
+from engine.__main__ import run as cli_run
 
 from .helpers import (
     SCENARIOS,
     act,
+    act_events,
+    active,
+    build,
     conquer,
     decline,
     deploy,
     end,
     finish,
     load,
+    move,
     obs,
     pick,
+    r,
+    refuse,
     reinforce,
     scenario,
+    seat,
 )
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -240,3 +251,101 @@ def test_dump_load_round_trip_mid_game(idx):
     assert engine.observe(again, None) == engine.observe(state, None)
     assert [a.model_dump(mode="json") for a in engine.legal_actions(again)] == [
         a.model_dump(mode="json") for a in engine.legal_actions(state)]
+
+
+def test_refusals_name_the_numbers():
+    spec = build(seats={"ann": seat(3, None), "bob": seat(5, active("Orcs", "Hill"))},
+                 regions={20: r("bob", "Orcs", 1)})
+    refuse(load(spec), pick("ann", 4), 4, 3)  # slot 4 costs 4 coins; ann has 3
+    spec = build(seats={"ann": seat(5, active("Ratmen", "Hill")), "bob": seat()},
+                 regions={4: r("ann", "Ratmen", 3), 8: r("ann", "Ratmen", 1)})
+    state = load(spec)  # hand 2
+    refuse(state, deploy("ann", 4, 5), 2, 5)
+    state = act(state, deploy("ann", 4, 2))
+    refuse(state, move("ann", 4, 8, 3), 4, 3, 2)  # 3 tokens there, 1 must stay: at most 2
+
+
+GARBAGE = [
+    "not json", "{}", "[]", "null", "5", '"end"', '{"do":"end"}', '{"do":"fly","player":"P"}',
+    '{"do":"conquer","player":"P","region":"3"}', '{"do":"conquer","player":"P","region":-1}',
+    '{"do":"conquer","player":"P","region":99999999999999999999999}',
+    '{"do":"deploy","player":"P","region":3,"count":-2}',
+    '{"do":"deploy","player":"P","region":3,"count":0}',
+    '{"do":"move","player":"P","from":1,"to":2,"count":99999}',
+    '{"do":"pick","player":"P","slot":7}', '{"do":"pick","player":"nobody","slot":0}',
+    '{"do":"ally","player":"P","target":"P"}', '{"do":"place","player":"P","piece":"dragon",'
+    '"region":1}', '{"do":"conquer","player":"P","region":1,"extra":1}', "\x00\x01",
+    "[" * 3000, '{"do":"deploy","player":"P","region":1,"count":true}',
+    '{"do":"enchant","player":"P","region":3}', '{"do":"dragon","player":"P","region":1}',
+    '{"do":"roll","player":"P"}', '{"do":"reinforce","player":"P","region":2}',
+    '{"do":"decline","player":"P"}', '{"do":"abandon","player":"P","region":0}',
+]
+
+
+def test_cli_never_crashes_on_weird_lines(tmp_path):
+    # DESIGN: one reply line per action line, refusals as {"ok": false, ...}, a final
+    # observation; never an internal error
+    for seed in range(25):
+        rnd = random.Random(seed)
+        n = rnd.randint(2, 5)
+        names = ["a", "b", "c", "d", "e"][:n]
+        board = f"official-{n}p"
+        state = engine.new_game(board, names, seed)
+        lines: list[str] = []
+        while not state.finished and len(lines) < 1500:
+            if rnd.random() < 0.2:
+                lines.append(rnd.choice(GARBAGE).replace('"P"', json.dumps(rnd.choice(names))))
+                continue
+            action = rnd.choice(engine.legal_actions(state))
+            lines.append(json.dumps(action.model_dump(mode="json")))
+            state = engine.apply(state, action).state
+        path = tmp_path / f"s{seed}.json"
+        path.write_text(json.dumps({"board": board, "players": names, "seed": seed}))
+        out = io.StringIO()
+        assert cli_run(str(path), lines, out) == 0
+        replies = [json.loads(x) for x in out.getvalue().splitlines()]
+        assert len(replies) == len([x for x in lines if x.strip()]) + 1
+        assert "observation" in replies[-1]
+        assert all(x.get("ok") or x["error"]["code"] != "internal_error" for x in replies[:-1])
+
+
+def test_refused_actions_never_change_the_state():
+    rnd = random.Random(7)
+    kinds = ["pick", "abandon", "conquer", "reinforce", "roll", "decline", "deploy", "move",
+             "enchant", "dragon", "place", "ally", "end"]
+    for seed in range(6):
+        state = engine.new_game("official-3p", ["a", "b", "c"], seed)
+        while not state.finished:
+            legal = engine.legal_actions(state)
+            for _ in range(3):
+                who = rnd.choice([state.actor, "a", "b", "c"])
+                kind = rnd.choice(kinds)
+                line = {"do": kind, "player": who, "region": rnd.randrange(31),
+                        "slot": rnd.randrange(6), "count": rnd.choice([1, 2, 5, 40]),
+                        "from": rnd.randrange(30), "to": rnd.randrange(30),
+                        "piece": rnd.choice(["fortress", "encampment", "hero"]),
+                        "target": rnd.choice(["a", "b", "c"])}
+                fields = {"pick": ["slot"], "abandon": ["region"], "conquer": ["region"],
+                          "reinforce": ["region"], "deploy": ["region", "count"],
+                          "move": ["from", "to", "count"], "enchant": ["region"],
+                          "dragon": ["region"], "place": ["piece", "region"],
+                          "ally": ["target"]}.get(kind, [])
+                action = engine.parse_action({"do": kind, "player": who,
+                                              **{f: line[f] for f in fields}})
+                before = json.dumps(engine.dump_state(state), sort_keys=True)
+                try:
+                    engine.apply(state, action)
+                    assert action in legal, action
+                except engine.RulesViolation as exc:
+                    assert action not in legal, (action, exc)
+                    assert json.dumps(engine.dump_state(state), sort_keys=True) == before
+            state = engine.apply(state, rnd.choice(legal)).state
+
+
+def test_a_dumped_state_loads_back_equal() -> None:
+    s = engine.new_game("official-3p", ["a", "b", "c"], 9)
+    s, _ = act_events(s, {"do": "pick", "player": "a", "slot": 1})
+    d = json.loads(json.dumps(engine.dump_state(s)))
+    assert engine.load_state(d) == s
+    s2, _ = act_events(s, engine.legal_actions(s)[0].model_dump(mode="json"))
+    assert s2 != s

@@ -1,4 +1,5 @@
-"""RULES.md §6.5 redeployment, §7 scoring (E4, E5), Lost Tribes score nobody."""
+"""RULES.md §6.5 redeployment, §7 scoring (E4, E5, race and power bonuses), Lost Tribes score
+nobody."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import engine
 
 from .helpers import (
     act,
+    act_events,
     active,
     apply,
     build,
@@ -21,8 +23,10 @@ from .helpers import (
     load,
     move,
     obs,
+    owner,
     r,
     refuse,
+    reinforce,
     scenario,
     seat,
     tokens,
@@ -153,3 +157,53 @@ def test_defender_scores_on_own_turn_only():
 def test_decline_tokens_do_not_move():
     state = act(load(scenario("conquest_misc")), conquer("ann", 14))
     refuse(state, move("ann", 7, 14, 1), 7)  # 7 holds ann's In Decline Humans
+
+
+def test_end_puts_tokens_left_in_hand_on_the_map():
+    # §6.4.5: after a failed final roll the remaining tokens go into a held region; §6.5
+    # nothing stays in hand (Amazons aside). ann: 4 -> 1 on the board, 2 readied + 0 = 2 in
+    # hand; region 11 (mountain, bob 1 Orc) costs 2 + 1 + 1 = 4: 2 short, die 0 fails.
+    spec = build(seats={"ann": seat(5, active("Ratmen", "Hill")),
+                        "bob": seat(5, active("Orcs", "Swamp"))},
+                 regions={8: r("ann", "Ratmen", 3), 11: r("bob", "Orcs", 1)}, dice=[0])
+    state = act(load(spec), reinforce("ann", 11))
+    assert owner(state, 11) == "bob" and hand(state, "ann") == 2
+    state = act(state, end("ann"))
+    assert tokens(state, 8) == 3 and hand(state, "ann") == 0
+    assert coins(state, "ann") == 5 + 1  # one region, no hill
+
+
+FIVE = (1, 4, 8, 17, 18)  # mountain+mine, farmland+magic, forest+mine, swamp, hill
+
+
+@pytest.mark.parametrize(("race", "power", "bonus"), [
+    ("Ratmen", "Stout", 0), ("Dwarves", "Stout", 2), ("Humans", "Stout", 1),
+    ("Wizards", "Stout", 1), ("Ratmen", "Forest", 1), ("Ratmen", "Hill", 1),
+    ("Ratmen", "Swamp", 1), ("Ratmen", "Merchant", 5), ("Ratmen", "Alchemist", 2),
+    ("Ratmen", "Wealthy", 0), ("Ratmen", "Fortified", 0), ("Orcs", "Pillaging", 0),
+])
+def test_race_and_power_bonuses_add_to_the_income(race: str, power: str, bonus: int) -> None:
+    seats = {"ann": {"coins": 0, "active": active(race, power)}, "bob": {}}
+    s = engine.load_scenario(build(seats=seats, regions={rid: r("ann", race, 1) for rid in FIVE},
+                                   seed=3))
+    s, ev = act_events(s, end("ann"))
+    assert coins(s, "ann") == 5 + bonus
+
+
+def test_moves_keep_one_per_region_and_are_free() -> None:
+    # RULES §6.5 "freely", §16 #34: a region that took tokens may give, one that gave may take
+    seats = {"ann": {"active": active("Ratmen", "Hill")}, "bob": {}}
+    regions = {4: r("ann", "Ratmen", 4), 8: r("ann", "Ratmen", 1), 1: r("ann", "Ratmen", 2)}
+    s = engine.load_scenario(build(seats=seats, regions=regions, seed=3))
+    s, _ = act_events(s, deploy("ann", 4, 3),
+                      deploy("ann", 1, 1))  # the readied tokens go back first
+    refuse(s, {"do": "move", "player": "ann", "from": 4, "to": 8, "count": 4}, "3",
+           code="bad_count")
+    refuse(s, {"do": "move", "player": "ann", "from": 4, "to": 4, "count": 1}, "4",
+           code="not_your_region")
+    s, _ = act_events(s, {"do": "move", "player": "ann", "from": 4, "to": 8, "count": 2})
+    s, _ = act_events(s, {"do": "move", "player": "ann", "from": 8, "to": 1, "count": 1})
+    s, _ = act_events(s, {"do": "move", "player": "ann", "from": 1, "to": 4, "count": 1})
+    assert [obs(s)["regions"][rid]["tokens"] for rid in ("4", "8", "1")] == [3, 2, 2]
+    s, _ = act_events(s, {"do": "move", "player": "ann", "from": 4, "to": 1, "count": 1})
+    assert [obs(s)["regions"][rid]["tokens"] for rid in ("4", "8", "1")] == [2, 2, 3]

@@ -15,14 +15,18 @@ from .helpers import (
     BADGE,
     BANNER,
     act,
+    active,
     active_of,
     build,
+    coins,
     hand,
     load,
     obs,
     pick,
+    r,
     scenario,
     seat,
+    two,
 )
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "boards"
@@ -161,3 +165,28 @@ def test_a_picked_combo_brings_banner_plus_badge_tokens(i: int) -> None:
                 pick("ann", 0))
     assert active_of(state, "ann")["race"] == race
     assert hand(state, "ann") == BANNER[race] + BADGE[power]
+
+
+def test_scenario_coins_and_tokens_on_board():
+    spec = two(active("Ratmen", "Spirit"), active("Orcs", "Alchemist"), {18: r("ann", "Ratmen")},
+               ann_coins=9)
+    assert coins(load(spec), "ann") == 9
+    assert active_of(load(spec), "ann")["tokens_on_board"] == 1
+
+
+def test_new_game_needs_two_to_five_players():
+    for names in (["a"], ["a", "b", "c", "d", "e", "f"]):
+        with pytest.raises(ValueError, match="2-5"):
+            engine.new_game("official-2p", names, 1)
+
+
+def test_new_game_setup_from_seed() -> None:
+    s = engine.new_game("official-5p", ["a", "b", "c", "d", "e"], 42)
+    o = obs(s, None)
+    assert len(o["row"]) == 6 and [c["cost"] for c in o["row"]] == list(range(6))
+    lost = [int(k) for k, v in o["regions"].items() if v.get("lost_tribe")]
+    b = engine.data.board("official-5p")
+    assert sorted(lost) == [rid.id for rid in b.regions if "lost_tribe" in rid.symbols]
+    assert all(coins(s, p) == 5 for p in "abcde")
+    assert o["rounds"] == 8 and o["round"] == 1 and s.actor == "a"
+    assert engine.new_game("official-5p", list("abcde"), 43).row != s.row
