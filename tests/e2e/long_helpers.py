@@ -5,30 +5,22 @@ a table's game without anybody's command), and the secrets check for private tex
 from __future__ import annotations
 
 import re
-from pathlib import Path
 from typing import Any
 
-from fakediscord import FakeDiscord, Message
+from fakediscord import Message
 from long_scenarios import ATTACK, spec, start_scenario
+from setups import make_bot
 
 from bot.app import SmallWorldBot
 from bot.game.results import Loaded, make_outcome
-from bot.settings import Settings
 from bot.store import Store
 
-ROOT = Path(__file__).resolve().parents[2]
 # "N coins", "**N** coins", "you now have **N**": every coin figure a text gives
 COIN_FIGURE = re.compile(r"(\d+)\**\s*(?:coins?|seiersmynt|Sejrsmønt)\b(?! on it)|"
                          r"you now have \**(\d+)", re.IGNORECASE)
 
 __all__ = ["ATTACK", "spec", "scenario_game", "make_bot", "coin_figures", "leaks_of",
            "transcript"]
-
-
-def make_bot(fake: FakeDiscord, db: Path, **overrides: Any) -> SmallWorldBot:
-    settings = Settings(_env_file=None, discord_token=fake.token, database_url=str(db),
-                        **overrides)
-    return SmallWorldBot(settings, guild_ready_timeout=0.1)
 
 
 async def scenario_game(bot: SmallWorldBot, scenario: dict[str, Any], users: dict[str, Any],

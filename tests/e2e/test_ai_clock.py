@@ -6,31 +6,25 @@ after repeated timeouts the AI keeps the seat until `/sw back`."""
 from __future__ import annotations
 
 import asyncio
-import os
-import signal
-import subprocess
-import sys
 import time
 from pathlib import Path
 
+import bot_process
+import setups
 from driver import GameDriver, StateReader
 from fakediscord import FakeDiscord, Message
 
 import engine
 from bot.app import SmallWorldBot
 from bot.game.moves import only_placement as _only_placement
-from bot.settings import Settings
 from bot.store import GuildOptions
 
-ROOT = Path(__file__).resolve().parents[2]
 FAST = {"ai_turn_delay": 0, "clock_min_limit": "1s", "clock_survivor_limit": "2s",
         "clock_away_after": 2}
 
 
 def make_bot(fake: FakeDiscord, db: Path, **overrides: object) -> SmallWorldBot:
-    settings = Settings(_env_file=None, discord_token=fake.token, database_url=str(db),
-                        **{**FAST, **overrides})
-    return SmallWorldBot(settings, guild_ready_timeout=0.1)
+    return setups.make_bot(fake, db, **{**FAST, **overrides})
 
 
 def _ai_posts(fake: FakeDiscord) -> list[Message]:
@@ -136,20 +130,12 @@ async def test_timeout_across_a_restart_reminders_and_back(fake_discord: FakeDis
         assert mine.state.actor == "ann" and (await driver.loaded()).version == mine.version
         await asyncio.sleep(limit / 2 + 0.5)
         n_sessions = len(fake.sessions)
-        env = {**os.environ, "DISCORD_TOKEN": fake.token, "DATABASE_URL": str(db),
-               "DISCORD_API_BASE": fake.api_base, "DISCORD_GATEWAY": fake.gateway_url,
-               "LOG_LEVEL": "WARNING", "AI_TURN_DELAY": "0", "CLOCK_MIN_LIMIT": "1s",
-               "CLOCK_SURVIVOR_LIMIT": "2s", "CLOCK_AWAY_AFTER": "2",
-               "RENDER_PROCESSES": "1"}
         restarted = time.perf_counter()
-        proc = subprocess.Popen([sys.executable, "-m", "bot"], cwd=ROOT, env=env,
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        proc = bot_process.launch(fake, db, AI_TURN_DELAY="0", CLOCK_MIN_LIMIT="1s",
+                                  CLOCK_SURVIVOR_LIMIT="2s", CLOCK_AWAY_AFTER="2",
+                                  RENDER_PROCESSES="1")
         try:
-            await fake.wait_until(
-                lambda: proc.poll() is not None
-                or any(s.ready for s in fake.sessions[n_sessions:] if not s.ended),
-                timeout=30, what="the bot subprocess to connect")
-            assert proc.poll() is None, proc.communicate()
+            await bot_process.wait_connected(fake, proc, n_sessions, timeout=30)
             out = await fake.wait_for_message(ch, lambda m: "ran out of time" in m.content,
                                               timeout=20)
             assert "**ann** ran out of time (8s): the AI (normal) plays this turn" in out.content
@@ -193,13 +179,7 @@ async def test_timeout_across_a_restart_reminders_and_back(fake_discord: FakeDis
             assert driver.public_leaks() == []
             await asyncio.sleep(1.5)  # let the bot finish editing its messages before the stop
         finally:
-            proc.send_signal(signal.SIGINT)
-            try:
-                _, err = await asyncio.to_thread(proc.communicate, timeout=20)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                _, err = proc.communicate()
-        log = err.decode(errors="replace")
+            log = await bot_process.stop(proc)
         assert "Traceback" not in log and " ERROR " not in log, log[-2000:]
 
 

@@ -6,30 +6,14 @@ reveal, a restart in a new process, double clicks and refusals."""
 from __future__ import annotations
 
 import asyncio
-import os
-import signal
-import subprocess
-import sys
 from pathlib import Path
 
+import bot_process
 from driver import GameDriver, StateReader, percentile
-from fakediscord import FakeDiscord
+from fakediscord import FakeDiscord, Message
+from setups import make_bot, panel_game_until, users_for
 
 import engine
-from bot.app import SmallWorldBot
-from bot.settings import Settings
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def make_bot(fake: FakeDiscord, db: Path) -> SmallWorldBot:
-    settings = Settings(_env_file=None, discord_token=fake.token, database_url=str(db))
-    return SmallWorldBot(settings, guild_ready_timeout=0.1)
-
-
-def users_for(fake: FakeDiscord, n: int) -> list[dict]:
-    names = ["ann", "bob", "cid", "dee", "eli"]
-    return [fake.add_user(name) for name in names[:n]]
 
 
 async def _full_game(fake: FakeDiscord, db: Path, n: int, seed: int, mode: str,
@@ -153,18 +137,9 @@ async def test_restart_in_a_new_process_continues_the_game(fake_discord: FakeDis
             before = await driver.loaded()
         assert not before.state.finished and before.version > 0
         n_sessions = len(fake.sessions)
-        env = {**os.environ, "DISCORD_TOKEN": fake.token, "DATABASE_URL": str(db),
-               "DISCORD_API_BASE": fake.api_base, "DISCORD_GATEWAY": fake.gateway_url,
-               "LOG_LEVEL": "WARNING"}
-        proc = subprocess.Popen([sys.executable, "-m", "bot"], cwd=ROOT, env=env,
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        proc = bot_process.launch(fake, db)
         try:
-            await fake.wait_until(
-                lambda: proc.poll() is not None
-                or any(s.ready for s in fake.sessions[n_sessions:] if not s.ended),
-                timeout=30, what="the bot subprocess to connect")
-            assert proc.poll() is None, proc.communicate()
-            await fake.gateway_sync(timeout=10)
+            await bot_process.wait_connected(fake, proc, n_sessions, timeout=30)
             resumed = await driver.loaded()
             assert resumed.version == before.version
             assert engine.dump_state(resumed.state) == engine.dump_state(before.state)
@@ -177,31 +152,14 @@ async def test_restart_in_a_new_process_continues_the_game(fake_discord: FakeDis
             assert driver.sent[-1].interaction.reply is not None
             assert driver.public_leaks() == []
         finally:
-            proc.send_signal(signal.SIGINT)
-            try:
-                _, err = await asyncio.to_thread(proc.communicate, timeout=15)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                _, err = proc.communicate()
-        log = err.decode(errors="replace")
+            log = await bot_process.stop(proc, timeout=15)
         assert "Traceback" not in log and " ERROR " not in log, log[-2000:]
         assert proc.returncode == 0, log[-2000:]
 
 
-async def _first_conquest_panel(fake: FakeDiscord, reader: StateReader,
-                                users: list[dict]) -> GameDriver:
-    driver = GameDriver(fake, fake.channel, users, reader, seed=21, mode="panel")
-    await driver.open_game()
-    await driver.play(until=lambda loaded: loaded.state.round >= 2)
-    # get to a moment where the actor's panel offers conquests
-    for _ in range(50):
-        loaded = await driver.loaded()
-        msg = driver.panel_message(loaded)
-        if (msg and any(c.endswith(":c") for c in msg.custom_ids())
-                and msg.find_component("End turn")):
-            return driver
-        await driver.step()
-    raise AssertionError("no conquest menu came up")
+def _offers_conquests(msg: Message) -> bool:
+    """The actor's panel offers conquests (and End turn)."""
+    return bool(any(c.endswith(":c") for c in msg.custom_ids()) and msg.find_component("End turn"))
 
 
 async def test_double_click_applies_once(fake_discord: FakeDiscord, tmp_path: Path) -> None:
@@ -210,7 +168,8 @@ async def test_double_click_applies_once(fake_discord: FakeDiscord, tmp_path: Pa
     users = users_for(fake, 2)
     async with fake.running(make_bot(fake, db)) as bot, StateReader(db) as reader:
         await bot.wait_until_ready()
-        driver = await _first_conquest_panel(fake, reader, users)
+        driver, _ = await panel_game_until(fake, reader, users, _offers_conquests, tries=50,
+                                           what="conquest menu")
         loaded = await driver.loaded()
         actor = driver.user_of(loaded, loaded.state.actor)
         msg = driver.panel_message(loaded)
@@ -264,7 +223,8 @@ async def test_outsider_and_wrong_turn_player_change_nothing(fake_discord: FakeD
     eve = fake.add_user("eve")
     async with fake.running(make_bot(fake, db)) as bot, StateReader(db) as reader:
         await bot.wait_until_ready()
-        driver = await _first_conquest_panel(fake, reader, users)
+        driver, _ = await panel_game_until(fake, reader, users, _offers_conquests, tries=50,
+                                           what="conquest menu")
         loaded = await driver.loaded()
         dump = engine.dump_state(loaded.state)
         actor = driver.user_of(loaded, loaded.state.actor)

@@ -10,21 +10,19 @@ import io
 from pathlib import Path
 
 import pytest
-from driver import COIN_NUMBER, GameDriver, StateReader
+import setups
+from driver import COIN_NUMBER, StateReader
 from fakediscord import FakeDiscord
 from PIL import Image
 
 from ai.moments import GameReview
 from bot.app import SmallWorldBot
-from bot.settings import Settings
 
 pytestmark = pytest.mark.slow
 
 
 def make_bot(fake: FakeDiscord, db: Path) -> SmallWorldBot:
-    settings = Settings(_env_file=None, discord_token=fake.token, database_url=str(db),
-                        ai_turn_delay=0, review_work=2, review_level="easy")
-    return SmallWorldBot(settings, guild_ready_timeout=0.1)
+    return setups.make_bot(fake, db, ai_turn_delay=0, review_work=2, review_level="easy")
 
 
 def _height(png: bytes) -> int:
@@ -39,15 +37,11 @@ async def test_a_finished_game_is_reviewed_and_its_card_shows_the_chances(
     bob = fake.add_user("bob")
     ch = fake.channel
 
-    async def say(user, command, **options):
-        inter = await fake.slash(user, ch, command, options=options)
-        return await fake.wait_for_reply(inter, timeout=60)
+    say = setups.speaker(fake, ch, timeout=60)
 
     async with fake.running(make_bot(fake, db)) as bot, StateReader(db) as reader:
         await bot.wait_until_ready()
-        driver = GameDriver(fake, ch, [ann], reader, seed=5, mode="panel", ai=("easy",))
-        await driver.open_game()
-        game_id = (await driver.loaded()).game.id
+        driver, game_id = await setups.game_against_an_ai(fake, ch, ann, reader, seed=5)
         # before the end: refused in one sentence, no review kept, no coin told
         running = await say(ann, "sw-game review", game=game_id)
         assert running.ephemeral and running.content == \

@@ -9,20 +9,18 @@ import io
 from pathlib import Path
 
 import pytest
-from driver import COIN_NUMBER, GameDriver, StateReader
+import setups
+from driver import COIN_NUMBER, StateReader
 from fakediscord import FakeDiscord
 from PIL import Image, ImageChops
 
 from bot.app import SmallWorldBot
-from bot.settings import Settings
 
 pytestmark = pytest.mark.slow
 
 
 def make_bot(fake: FakeDiscord, db: Path) -> SmallWorldBot:
-    settings = Settings(_env_file=None, discord_token=fake.token, database_url=str(db),
-                        ai_turn_delay=0)
-    return SmallWorldBot(settings, guild_ready_timeout=0.1)
+    return setups.make_bot(fake, db, ai_turn_delay=0)
 
 
 def _frames(png: bytes) -> list[Image.Image]:
@@ -51,15 +49,11 @@ async def test_a_finished_game_tells_its_story(fake_discord: FakeDiscord,
     bob = fake.add_user("bob")
     ch = fake.channel
 
-    async def say(user, command, **options):
-        inter = await fake.slash(user, ch, command, options=options)
-        return await fake.wait_for_reply(inter, timeout=30)
+    say = setups.speaker(fake, ch, timeout=30)
 
     async with fake.running(make_bot(fake, db)) as bot, StateReader(db) as reader:
         await bot.wait_until_ready()
-        driver = GameDriver(fake, ch, [ann], reader, seed=12, mode="panel", ai=("easy",))
-        await driver.open_game()
-        game_id = (await driver.loaded()).game.id
+        driver, game_id = await setups.game_against_an_ai(fake, ch, ann, reader, seed=12)
         # before the end: no replay, one sentence each
         early = await say(bob, "sw-game replay")
         assert early.ephemeral and "end card and the replay come when a game ends" in \

@@ -9,14 +9,7 @@ from pathlib import Path
 
 from fakediscord import MANAGE_GUILD, FakeDiscord
 from openskill.models import PlackettLuce
-
-from bot.app import SmallWorldBot
-from bot.settings import Settings
-
-
-def make_bot(fake: FakeDiscord, db: Path) -> SmallWorldBot:
-    settings = Settings(_env_file=None, discord_token=fake.token, database_url=str(db))
-    return SmallWorldBot(settings, guild_ready_timeout=0.1)
+from setups import make_bot, speaker
 
 
 async def test_league_season_game_and_standings(fake_discord: FakeDiscord,
@@ -26,12 +19,7 @@ async def test_league_season_game_and_standings(fake_discord: FakeDiscord,
     mia = fake.add_user("mia", permissions=MANAGE_GUILD)
     ch = fake.channel
 
-    async def say(user, command, **options):
-        # /league-mod is hidden from members by default; the server here shows it to them
-        # (Integrations), and the bot still refuses whoever is not an organiser
-        inter = await fake.slash(user, ch, command, options=options,
-                                 force=command.startswith("league-mod"))
-        return await fake.wait_for_reply(inter, timeout=10)
+    say = speaker(fake, ch, timeout=10, force_prefix="league-mod")
 
     async with fake.running(make_bot(fake, tmp_path / "league.db")) as bot:
         await bot.wait_until_ready()

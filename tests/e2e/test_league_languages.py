@@ -7,15 +7,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from fakediscord import MANAGE_GUILD, FakeDiscord
+from setups import make_bot, speaker
 
 import i18n
-from bot.app import SmallWorldBot
-from bot.settings import Settings
-
-
-def make_bot(fake: FakeDiscord, db: Path) -> SmallWorldBot:
-    settings = Settings(_env_file=None, discord_token=fake.token, database_url=str(db))
-    return SmallWorldBot(settings, guild_ready_timeout=0.1)
 
 
 async def test_hungarian_moderator_and_thai_member_read_their_languages(
@@ -27,12 +21,7 @@ async def test_hungarian_moderator_and_thai_member_read_their_languages(
     fake.set_locale(eszter, "hu")
     ch = fake.channel
 
-    async def say(user, command, **options):
-        # /league-mod is hidden from members by default; the server here shows it to them
-        # (Integrations), and the bot still refuses whoever is not an organiser
-        inter = await fake.slash(user, ch, command, options=options,
-                                 force=command.startswith("league-mod"))
-        return await fake.wait_for_reply(inter, timeout=10)
+    say = speaker(fake, ch, timeout=10, force_prefix="league-mod")
 
     async with fake.running(make_bot(fake, tmp_path / "league.db")) as bot:
         await bot.wait_until_ready()

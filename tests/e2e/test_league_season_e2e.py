@@ -23,17 +23,11 @@ from pathlib import Path
 from fakediscord import MANAGE_GUILD, FakeDiscord
 from openskill.models import PlackettLuce
 from PIL import Image, ImageChops
+from setups import make_bot, speaker
 
 from bot.app import SmallWorldBot
 from bot.chat.league_texts import FOOTER
-from bot.settings import Settings
 from render.standings import StandingsLine, standings_png
-
-
-def make_bot(fake: FakeDiscord, db: Path) -> SmallWorldBot:
-    settings = Settings(_env_file=None, discord_token=fake.token, database_url=str(db))
-    return SmallWorldBot(settings, guild_ready_timeout=0.1)
-
 
 NAMES = ("ann", "bob", "cid", "dan", "eve", "fay", "gus")
 
@@ -61,12 +55,7 @@ async def test_a_season_of_three_rounds(fake_discord: FakeDiscord, tmp_path: Pat
     tables = {1: fake.add_channel("table-1"), 2: fake.add_channel("table-2")}
     by_id = {u["id"]: n for n, u in users.items()}
 
-    async def say(user, command, **options):
-        # /league-mod is hidden from members by default; the server here shows it to them
-        # (Integrations), and the bot still refuses whoever is not an organiser
-        inter = await fake.slash(user, ch, command, options=options,
-                                 force=command.startswith("league-mod"))
-        return await fake.wait_for_reply(inter, timeout=15)
+    say = speaker(fake, ch, timeout=15, force_prefix="league-mod")
 
     async with fake.running(make_bot(fake, tmp_path / "season.db")) as bot:
         await bot.wait_until_ready()
@@ -233,12 +222,7 @@ async def test_the_clock_begins_a_round_and_posts_the_weekly_summary(
     players = [fake.add_user(n) for n in ("ann", "bob", "cid")]
     ch, table, news = fake.channel, fake.add_channel("table"), fake.add_channel("news")
 
-    async def say(user, command, **options):
-        # /league-mod is hidden from members by default; the server here shows it to them
-        # (Integrations), and the bot still refuses whoever is not an organiser
-        inter = await fake.slash(user, ch, command, options=options,
-                                 force=command.startswith("league-mod"))
-        return await fake.wait_for_reply(inter, timeout=15)
+    say = speaker(fake, ch, timeout=15, force_prefix="league-mod")
 
     async with fake.running(make_bot(fake, tmp_path / "tick.db")) as bot:
         await bot.wait_until_ready()
@@ -288,10 +272,7 @@ async def test_a_window_that_closed_while_the_bot_was_down_begins_at_start(
     ch, table = fake.channel, fake.add_channel("table")
     db = tmp_path / "down.db"
 
-    async def say(user, command, **options):
-        inter = await fake.slash(user, ch, command, options=options,
-                                 force=command.startswith("league-mod"))
-        return await fake.wait_for_reply(inter, timeout=15)
+    say = speaker(fake, ch, timeout=15, force_prefix="league-mod")
 
     async with fake.running(make_bot(fake, db)) as bot:
         await bot.wait_until_ready()

@@ -6,38 +6,18 @@ and the member comes back with `/sw back`."""
 
 from __future__ import annotations
 
-import os
-import signal
-import subprocess
-import sys
 import time
 from pathlib import Path
 
+import bot_process
 import pytest
 from driver import GameDriver, StateReader
 from fakediscord import FakeDiscord
-from long_helpers import ROOT, make_bot
+from long_helpers import make_bot
 
 pytestmark = pytest.mark.slow
 
-
-def _launch(fake: FakeDiscord, db: Path) -> subprocess.Popen[bytes]:
-    env = {**os.environ, "DISCORD_TOKEN": fake.token, "DATABASE_URL": str(db),
-           "DISCORD_API_BASE": fake.api_base, "DISCORD_GATEWAY": fake.gateway_url,
-           "LOG_LEVEL": "WARNING", "RENDER_PROCESSES": "1", "AI_PROCESSES": "1"}
-    return subprocess.Popen([sys.executable, "-m", "bot"], cwd=ROOT, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-
-
-def _stop(proc: subprocess.Popen[bytes]) -> str:
-    if proc.poll() is None:
-        proc.send_signal(signal.SIGINT)
-        try:
-            proc.communicate(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-    _, err = proc.communicate()
-    return err.decode(errors="replace")
+WORKERS = {"RENDER_PROCESSES": "1", "AI_PROCESSES": "1"}
 
 
 async def test_a_vacation_and_a_vote_survive_a_restart(fake_discord: FakeDiscord,
@@ -75,14 +55,9 @@ async def test_a_vacation_and_a_vote_survive_a_restart(fake_discord: FakeDiscord
             before = {d.kind: d.due_at for d in await reader.store.deadlines(game_id)}
         # the bot stops with cid away and the vote open; a new process takes over
         n_sessions = len(fake.sessions)
-        proc = _launch(fake, db)
+        proc = bot_process.launch(fake, db, **WORKERS)
         try:
-            await fake.wait_until(
-                lambda: proc.poll() is not None
-                or any(s.ready for s in fake.sessions[n_sessions:] if not s.ended),
-                timeout=60, what="the bot subprocess to connect")
-            assert proc.poll() is None, proc.communicate()
-            await fake.gateway_sync(timeout=10)
+            await bot_process.wait_connected(fake, proc, n_sessions, timeout=60)
             status = await fake.wait_for_reply(await fake.slash(bob, ch, "sw status"),
                                                timeout=20)
             assert "🏖️ **cid** is away until <t:" in status.content
@@ -120,7 +95,7 @@ async def test_a_vacation_and_a_vote_survive_a_restart(fake_discord: FakeDiscord
             assert loaded.game.seat_named("cid").until is None
             assert driver.public_leaks() == []
         finally:
-            log_text = _stop(proc)
+            log_text = await bot_process.stop(proc)
         assert "Traceback" not in log_text, log_text[-2000:]
         # the vote closed once, in the store too
         (vote,) = await reader.store.votes_of(game_id)

@@ -7,52 +7,21 @@ first one (SIGKILL) the moment it records the "Done" answer, before the bot hear
 
 from __future__ import annotations
 
-import os
-import signal
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
+import bot_process
 import pytest
 from driver import GameDriver, StateReader
 from fakediscord import FakeDiscord
-from test_full_games import make_bot, users_for
+from setups import make_bot, users_for
 
 import engine
 from bot.game.results import Loaded
 
-ROOT = Path(__file__).resolve().parents[2]
 DONE = "Done — see the channel."
+WORKERS = {"RENDER_PROCESSES": "1", "AI_PROCESSES": "1"}
 pytestmark = pytest.mark.slow
-
-
-def _launch(fake: FakeDiscord, db: Path) -> subprocess.Popen[bytes]:
-    env = {**os.environ, "DISCORD_TOKEN": fake.token, "DATABASE_URL": str(db),
-           "DISCORD_API_BASE": fake.api_base, "DISCORD_GATEWAY": fake.gateway_url,
-           "LOG_LEVEL": "WARNING", "RENDER_PROCESSES": "1", "AI_PROCESSES": "1"}
-    return subprocess.Popen([sys.executable, "-m", "bot"], cwd=ROOT, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-
-
-async def _connected(fake: FakeDiscord, proc: subprocess.Popen[bytes], before: int) -> None:
-    await fake.wait_until(
-        lambda: proc.poll() is not None
-        or any(s.ready for s in fake.sessions[before:] if not s.ended),
-        timeout=60, what="the bot subprocess to connect")
-    assert proc.poll() is None, proc.communicate()
-    await fake.gateway_sync(timeout=10)
-
-
-def _stop(proc: subprocess.Popen[bytes]) -> str:
-    if proc.poll() is None:
-        proc.send_signal(signal.SIGINT)
-        try:
-            proc.communicate(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-    _, err = proc.communicate()
-    return err.decode(errors="replace")
 
 
 async def _decline_point(driver: GameDriver) -> Loaded:
@@ -78,7 +47,7 @@ async def test_a_turn_whose_post_died_with_the_bot_is_posted_at_the_next_start(
             driver = GameDriver(fake, fake.channel, users, reader, seed=5, mode="panel")
             await driver.open_game()
             loaded = await _decline_point(driver)
-        first = _launch(fake, db)
+        first = bot_process.launch(fake, db, **WORKERS)
         killed: list[Any] = []
 
         def kill_on_done(inter: Any) -> None:
@@ -88,7 +57,7 @@ async def test_a_turn_whose_post_died_with_the_bot_is_posted_at_the_next_start(
 
         fake.callback_hooks.append(kill_on_done)
         try:
-            await _connected(fake, first, len(fake.sessions))
+            await bot_process.wait_connected(fake, first, len(fake.sessions), timeout=60)
             panel = driver.panel_message(loaded)
             assert panel is not None
             actor = driver.user_of(loaded, loaded.state.actor)
@@ -102,16 +71,16 @@ async def test_a_turn_whose_post_died_with_the_bot_is_posted_at_the_next_start(
                                   what="the bot killed right after its Done")
         finally:
             fake.callback_hooks.remove(kill_on_done)
-            _stop(first)
+            await bot_process.stop(first)
         # the decline is committed (the turn ended), but the channel never heard of it
         after = await driver.loaded()
         assert after.version > loaded.version and after.state.actor != loaded.state.actor
         assert len(fake.messages_in(fake.channel)) == n_public
         assert driver.panel_message(after) is None  # no panel for the new position yet
 
-        second = _launch(fake, db)
+        second = bot_process.launch(fake, db, **WORKERS)
         try:
-            await _connected(fake, second, len(fake.sessions))
+            await bot_process.wait_connected(fake, second, len(fake.sessions), timeout=60)
             # within seconds of the start: the turn post, with the map and a current panel
             post = await fake.wait_for_message(
                 fake.channel, lambda m: m.id not in before_ids and "map.png" in m.files,
@@ -128,6 +97,6 @@ async def test_a_turn_whose_post_died_with_the_bot_is_posted_at_the_next_start(
                 await driver.step()
             assert (await driver.loaded()).version > now.version
         finally:
-            log = _stop(second)
+            log = await bot_process.stop(second)
         assert "Traceback" not in log, log[-2000:]
     assert not fake.client_errors

@@ -10,21 +10,11 @@ from pathlib import Path
 
 from driver import COIN_NUMBER, GameDriver, StateReader
 from fakediscord import FakeDiscord, Message
+from setups import make_bot, panel_game_until, users_for
 
 import engine
-from bot.app import SmallWorldBot
-from bot.settings import Settings
 
 MOD_COMMAND = "sw-mod"
-
-
-def make_bot(fake: FakeDiscord, db: Path) -> SmallWorldBot:
-    settings = Settings(_env_file=None, discord_token=fake.token, database_url=str(db))
-    return SmallWorldBot(settings, guild_ready_timeout=0.1)
-
-
-def users_for(fake: FakeDiscord, n: int) -> list[dict]:
-    return [fake.add_user(name) for name in ["ann", "bob", "cid", "dee", "eli"][:n]]
 
 
 def transcript(messages: list[Message]) -> str:
@@ -139,27 +129,15 @@ async def test_synced_payload_is_tidy(fake_discord: FakeDiscord, tmp_path: Path)
         assert "create" not in {o["name"] for o in fake.command("league").get("options", [])}
 
 
-async def _game_at_decline(fake: FakeDiscord, reader: StateReader, users: list[dict]
-                           ) -> tuple[GameDriver, Message]:
-    driver = GameDriver(fake, fake.channel, users, reader, seed=21, mode="panel")
-    await driver.open_game()
-    await driver.play(until=lambda loaded: loaded.state.round >= 2)
-    for _ in range(80):
-        loaded = await driver.loaded()
-        msg = driver.panel_message(loaded)
-        if msg is not None and msg.find_component("Decline…"):
-            return driver, msg
-        await driver.step()
-    raise AssertionError("no Decline button came up")
-
-
 async def test_decline_and_end_ask_first(fake_discord: FakeDiscord, tmp_path: Path) -> None:
     fake = fake_discord
     db = tmp_path / "ask.db"
     users = users_for(fake, 2)
     async with fake.running(make_bot(fake, db)) as bot, StateReader(db) as reader:
         await bot.wait_until_ready()
-        driver, panel = await _game_at_decline(fake, reader, users)
+        driver, panel = await panel_game_until(
+            fake, reader, users, lambda msg: msg.find_component("Decline…"), tries=80,
+            what="Decline button")
         loaded = await driver.loaded()
         actor = driver.user_of(loaded, loaded.state.actor)
         # Decline asks; Cancel changes nothing

@@ -1,6 +1,11 @@
-"""Errors and constants shared by the fake Discord modules."""
+"""Errors, constants and the JSON reply shared by the fake Discord modules."""
 
 from __future__ import annotations
+
+import json
+from typing import Any
+
+from aiohttp import web
 
 API_VERSION = 10
 GUILD_MESSAGES_INTENT = 1 << 9
@@ -27,3 +32,11 @@ class DiscordAPIError(Exception):
     def __init__(self, status: int, code: int, message: str) -> None:
         super().__init__(message)
         self.status, self.code, self.message = status, code, message
+
+
+def json_reply(data: Any, status: int = 200) -> web.Response:
+    """A Discord-shaped JSON response."""
+    # discord.py only parses JSON when the header is exactly "application/json".
+    return web.Response(
+        body=json.dumps(data).encode(), status=status, headers={"Content-Type": "application/json"}
+    )

@@ -1,4 +1,6 @@
-"""The REST side of the fake: routes, messages, commands, callbacks, webhooks."""
+"""The REST side of the fake: the route table and dispatch, request bodies, users, guilds,
+channels, application commands and channel messages (interaction callbacks and webhooks
+are in callbacks.py)."""
 
 from __future__ import annotations
 
@@ -17,21 +19,12 @@ from .common import (
     DIRECT_MESSAGES_INTENT,
     GUILD_MESSAGES_INTENT,
     DiscordAPIError,
+    json_reply,
 )
 from .models import (
     APPLICATION_COMMAND,
-    AUTOCOMPLETE,
-    AUTOCOMPLETE_RESULT,
-    CHANNEL_MESSAGE,
-    DEFERRED_CHANNEL_MESSAGE,
-    DEFERRED_UPDATE,
     EPHEMERAL,
     LOADING,
-    MESSAGE_COMPONENT,
-    MODAL,
-    MODAL_SUBMIT,
-    PONG,
-    UPDATE_MESSAGE,
     Attachment,
     Interaction,
     Message,
@@ -46,13 +39,6 @@ class RequestRecord:
     status: int
     at: float
     body: Any = None
-
-
-def _json(data: Any, status: int = 200) -> web.Response:
-    # discord.py only parses JSON when the header is exactly "application/json".
-    return web.Response(
-        body=json.dumps(data).encode(), status=status, headers={"Content-Type": "application/json"}
-    )
 
 
 class RestMixin:
@@ -127,17 +113,17 @@ class RestMixin:
                     raise DiscordAPIError(401, 0, "401: Unauthorized")
                 response = await handler(request, **match.groupdict())
             except DiscordAPIError as err:
-                response = _json({"code": err.code, "message": err.message}, err.status)
+                response = json_reply({"code": err.code, "message": err.message}, err.status)
             except Exception as exc:
                 self.errors.append(exc)
-                response = _json({"code": 0, "message": f"fake discord bug: {exc!r}"}, 400)
+                response = json_reply({"code": 0, "message": f"fake discord bug: {exc!r}"}, 400)
             self.requests.append(RequestRecord(method, path, response.status, time.perf_counter()))
             self._notify()
             return response
         self.unhandled.append((method, path))
         self.requests.append(RequestRecord(method, path, 404, time.perf_counter()))
         self._notify()
-        return _json({"code": 0, "message": f"404: Not Found (fake discord has no {method} {path})"},
+        return json_reply({"code": 0, "message": f"404: Not Found (fake discord has no {method} {path})"},
                      404)
 
     async def _attachment_handler(self, request: web.Request) -> web.Response:
@@ -172,17 +158,17 @@ class RestMixin:
     # --- simple resources
 
     async def _r_gateway(self, request: web.Request) -> web.Response:
-        return _json({"url": self.gateway_url})
+        return json_reply({"url": self.gateway_url})
 
     async def _r_gateway_bot(self, request: web.Request) -> web.Response:
-        return _json({"url": self.gateway_url, "shards": 1, "session_start_limit": {
+        return json_reply({"url": self.gateway_url, "shards": 1, "session_start_limit": {
             "total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1}})
 
     async def _r_me(self, request: web.Request) -> web.Response:
-        return _json(self.bot_user)
+        return json_reply(self.bot_user)
 
     async def _r_app(self, request: web.Request) -> web.Response:
-        return _json({
+        return json_reply({
             "id": self.application_id, "name": self.bot_user["username"], "description": "",
             "icon": None, "bot_public": True, "bot_require_code_grant": False,
             "owner": self.owner, "verify_key": "0" * 64, "flags": 0, "team": None,
@@ -191,20 +177,20 @@ class RestMixin:
 
     async def _r_user(self, request: web.Request, uid: str) -> web.Response:
         if uid == self.bot_user["id"]:
-            return _json(self.bot_user)
+            return json_reply(self.bot_user)
         if uid not in self.users:
             raise DiscordAPIError(404, 10013, "Unknown User")
-        return _json(self.users[uid])
+        return json_reply(self.users[uid])
 
     async def _r_create_dm(self, request: web.Request) -> web.Response:
         body = await request.json()
         uid = str(body.get("recipient_id"))
         if uid not in self.users:
             raise DiscordAPIError(400, 50035, "Invalid Form Body (unknown recipient_id)")
-        return _json(self._dm_channel(uid))
+        return json_reply(self._dm_channel(uid))
 
     async def _r_channel(self, request: web.Request, cid: str) -> web.Response:
-        return _json(self._channel_or_404(cid))
+        return json_reply(self._channel_or_404(cid))
 
     async def _r_typing(self, request: web.Request, cid: str) -> web.Response:
         self._channel_or_404(cid)
@@ -216,18 +202,18 @@ class RestMixin:
         payload = self._guild_payload(self.guilds[gid])
         payload.pop("members")
         payload.pop("channels")
-        return _json(payload)
+        return json_reply(payload)
 
     async def _r_guild_channels(self, request: web.Request, gid: str) -> web.Response:
         if gid not in self.guilds:
             raise DiscordAPIError(404, 10004, "Unknown Guild")
-        return _json([self.channels[c] for c in self.guilds[gid]["channel_ids"]])
+        return json_reply([self.channels[c] for c in self.guilds[gid]["channel_ids"]])
 
     async def _r_member(self, request: web.Request, gid: str, uid: str) -> web.Response:
         guild = self.guilds.get(gid)
         if guild is None or uid not in guild["members"]:
             raise DiscordAPIError(404, 10007, "Unknown Member")
-        return _json(self._member_payload(guild, guild["members"][uid]))
+        return json_reply(self._member_payload(guild, guild["members"][uid]))
 
     # --- application commands
 
@@ -237,7 +223,7 @@ class RestMixin:
 
     async def _r_get_cmds(self, request: web.Request, app: str, gid: str | None = None) -> web.Response:
         self._check_app(app)
-        return _json(list(self.commands.get(gid, {}).values()))
+        return json_reply(list(self.commands.get(gid, {}).values()))
 
     def _register(self, scope: str | None, body: dict[str, Any],
                   previous: dict[str, dict[str, Any]]) -> dict[str, Any]:
@@ -267,7 +253,7 @@ class RestMixin:
             new[cmd["name"]] = cmd
         self.commands[gid] = new
         self.syncs.append((gid, sorted(new), time.perf_counter()))
-        return _json(list(new.values()))
+        return json_reply(list(new.values()))
 
     async def _r_post_cmd(self, request: web.Request, app: str, gid: str | None = None) -> web.Response:
         self._check_app(app)
@@ -276,7 +262,7 @@ class RestMixin:
         cmd = self._register(gid, body, scope)
         scope[cmd["name"]] = cmd
         self.syncs.append((gid, [cmd["name"]], time.perf_counter()))
-        return _json(cmd, 201)
+        return json_reply(cmd, 201)
 
     # --- messages
 
@@ -410,18 +396,18 @@ class RestMixin:
         if body.get("enforce_nonce") and body.get("nonce") is not None:
             earlier = self.messages.get(nonces.get(key, ""))
             if earlier is not None:
-                return _json(earlier.to_payload())
+                return json_reply(earlier.to_payload())
         msg = self._new_message(channel, body, files, source="channel")
         if body.get("enforce_nonce") and body.get("nonce") is not None:
             nonces[key] = msg.id
-        return _json(msg.to_payload())
+        return json_reply(msg.to_payload())
 
     async def _r_history(self, request: web.Request, cid: str) -> web.Response:
         self._channel_or_404(cid)
         limit = int(request.query.get("limit", 50))
         msgs = [m for m in self.messages.values()
                 if m.channel_id == cid and not m.deleted and not m.ephemeral and not m.loading]
-        return _json([m.to_payload() for m in reversed(msgs)][:limit])
+        return json_reply([m.to_payload() for m in reversed(msgs)][:limit])
 
     def _channel_message(self, cid: str, mid: str) -> Message:
         self._channel_or_404(cid)
@@ -431,14 +417,14 @@ class RestMixin:
         return msg
 
     async def _r_get_msg(self, request: web.Request, cid: str, mid: str) -> web.Response:
-        return _json(self._channel_message(cid, mid).to_payload())
+        return json_reply(self._channel_message(cid, mid).to_payload())
 
     async def _r_edit_msg(self, request: web.Request, cid: str, mid: str) -> web.Response:
         msg = self._channel_message(cid, mid)
         if msg.author["id"] != self.bot_user["id"]:
             raise DiscordAPIError(403, 50005, "Cannot edit a message authored by another user")
         body, files = await self._read_body(request)
-        return _json(self._edit(msg, body, files).to_payload())
+        return json_reply(self._edit(msg, body, files).to_payload())
 
     async def _r_del_msg(self, request: web.Request, cid: str, mid: str) -> web.Response:
         self._channel_message(cid, mid).deleted = True
@@ -458,139 +444,7 @@ class RestMixin:
             msg.reactions.remove(name)
         return web.Response(status=204)
 
-    # --- interactions
 
-    async def _r_callback(self, request: web.Request, iid: str, token: str) -> web.Response:
-        inter = self.interactions.get(iid)
-        if inter is None or inter.token != token:
-            raise DiscordAPIError(404, 10062, "Unknown interaction")
-        if inter.acknowledged:
-            raise DiscordAPIError(400, 40060, "Interaction has already been acknowledged.")
-        now = time.perf_counter()
-        if self.interaction_timeout is not None and now - inter.sent_at > self.interaction_timeout:
-            inter.expired = True
-            raise DiscordAPIError(404, 10062, "Unknown interaction (answered after the "
-                                  f"{self.interaction_timeout}s window)")
-        body, files = await self._read_body(request)
-        kind = body.get("type")
-        data = body.get("data") or {}
-        channel = self._channel_or_404(inter.channel_id)
-        message: Message | None = None
-        if kind == PONG:
-            pass
-        elif kind == CHANNEL_MESSAGE:
-            if inter.type == AUTOCOMPLETE:
-                raise DiscordAPIError(400, 50035, "Invalid callback type for autocomplete")
-            message = self._new_message(channel, data, files, source="callback", interaction=inter)
-            inter.original_id = message.id
-            inter.reply, inter.replied_at = message, message.created_at
-        elif kind == DEFERRED_CHANNEL_MESSAGE:
-            flags = (int(data.get("flags") or 0) & EPHEMERAL) | LOADING
-            message = self._new_message(channel, {}, {}, source="callback", interaction=inter,
-                                        flags=flags)
-            inter.original_id = message.id
-        elif kind in (DEFERRED_UPDATE, UPDATE_MESSAGE):
-            if inter.type not in (MESSAGE_COMPONENT, MODAL_SUBMIT) or inter.message_id is None:
-                raise DiscordAPIError(400, 50035, f"Callback type {kind} needs a component "
-                                      "interaction")
-            inter.original_id = inter.message_id
-            if kind == UPDATE_MESSAGE:
-                message = self._edit(self.messages[inter.message_id], data, files)
-                inter.reply, inter.replied_at = message, message.edited_at
-        elif kind == AUTOCOMPLETE_RESULT:
-            if inter.type != AUTOCOMPLETE:
-                raise DiscordAPIError(400, 50035, "Autocomplete result for a non-autocomplete "
-                                      "interaction")
-            choices = data.get("choices", [])
-            if len(choices) > 25:
-                raise DiscordAPIError(400, 50035, "Invalid Form Body (more than 25 choices)")
-            inter.choices = choices
-        elif kind == MODAL:
-            if inter.type in (AUTOCOMPLETE, MODAL_SUBMIT):
-                raise DiscordAPIError(400, 50035, "A modal cannot answer autocomplete or a "
-                                      "modal submission")
-            inter.modal = data
-        else:
-            raise DiscordAPIError(400, 50035, f"Invalid Form Body (callback type {kind!r})")
-        inter.callback_type, inter.callback_data, inter.callback_at = kind, data, now
-        for hook in self.callback_hooks:
-            hook(inter)
-        info: dict[str, Any] = {"id": inter.id, "type": inter.type}
-        result: dict[str, Any] = {"interaction": info}
-        if message is not None:
-            info.update(response_message_id=message.id,
-                        response_message_loading=message.loading,
-                        response_message_ephemeral=message.ephemeral)
-            result["resource"] = {"type": kind, "message": message.to_payload()}
-        return _json(result)
-
-    def _webhook_interaction(self, app: str, token: str) -> Interaction:
-        inter = self._interactions_by_token.get(token)
-        if app != self.application_id or inter is None or not inter.acknowledged:
-            raise DiscordAPIError(404, 10015, "Unknown Webhook")
-        return inter
-
-    def _webhook_message(self, inter: Interaction, mid: str) -> Message:
-        if mid == "@original":
-            if inter.original_id is None:
-                raise DiscordAPIError(404, 10008, "Unknown Message")
-            mid = inter.original_id
-        msg = self.messages.get(mid)
-        if msg is None or msg.deleted:
-            raise DiscordAPIError(404, 10008, "Unknown Message")
-        if msg.id != inter.original_id and msg.interaction_id != inter.id:
-            raise DiscordAPIError(404, 10008, "Unknown Message (not from this interaction)")
-        return msg
-
-    async def _r_webhook(self, request: web.Request, app: str, token: str) -> web.Response:
-        self._webhook_interaction(app, token)
-        return _json({"id": app, "type": 3, "name": self.bot_user["username"], "avatar": None,
-                      "channel_id": None, "guild_id": None, "application_id": app,
-                      "token": token})
-
-    def _mark_reply(self, inter: Interaction, msg: Message, at: float | None) -> None:
-        if inter.reply is None:
-            inter.reply, inter.replied_at = msg, at
-
-    async def _r_followup(self, request: web.Request, app: str, token: str) -> web.Response:
-        inter = self._webhook_interaction(app, token)
-        body, files = await self._read_body(request)
-        original = self.messages.get(inter.original_id or "")
-        if original is not None and original.loading and original.interaction_id == inter.id:
-            # The first followup after a "thinking" defer replaces the loading message.
-            msg = self._edit(original, {**body, "flags": None}, files)
-            self._mark_reply(inter, msg, msg.edited_at)
-            if not msg.ephemeral:
-                self._announce(msg)
-        else:
-            channel = self._channel_or_404(inter.channel_id)
-            msg = self._new_message(channel, body, files, source="followup", interaction=inter,
-                                    flags=int(body.get("flags") or 0) & EPHEMERAL)
-            inter.followups.append(msg)
-            self._mark_reply(inter, msg, msg.created_at)
-        if request.query.get("wait", "false").lower() in ("true", "1"):
-            return _json(msg.to_payload())
-        return web.Response(status=204)
-
-    async def _r_wh_get(self, request: web.Request, app: str, token: str, mid: str) -> web.Response:
-        inter = self._webhook_interaction(app, token)
-        return _json(self._webhook_message(inter, mid).to_payload())
-
-    async def _r_wh_edit(self, request: web.Request, app: str, token: str, mid: str) -> web.Response:
-        inter = self._webhook_interaction(app, token)
-        msg = self._webhook_message(inter, mid)
-        was_loading = msg.loading
-        body, files = await self._read_body(request)
-        self._edit(msg, body, files)
-        self._mark_reply(inter, msg, msg.edited_at)
-        if was_loading and not msg.ephemeral:
-            self._announce(msg)
-        return _json(msg.to_payload())
-
-    async def _r_wh_delete(self, request: web.Request, app: str, token: str, mid: str) -> web.Response:
-        inter = self._webhook_interaction(app, token)
-        self._webhook_message(inter, mid).deleted = True
-        return web.Response(status=204)
 
 
 def _guess_type(filename: str, data: bytes) -> str:
