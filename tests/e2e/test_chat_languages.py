@@ -9,6 +9,7 @@ from pathlib import Path
 
 from driver import StateReader
 from fakediscord import MANAGE_GUILD, FakeDiscord, Message
+from setups import make_bot
 
 import i18n
 import render
@@ -17,10 +18,6 @@ from bot.settings import Settings
 
 SEED_AI_FIRST = 4  # with this seed the AI, not ann, takes the first seat
 
-
-def make_bot(fake: FakeDiscord, db: Path) -> SmallWorldBot:
-    settings = Settings(_env_file=None, discord_token=fake.token, database_url=str(db))
-    return SmallWorldBot(settings, guild_ready_timeout=0.1)
 
 
 async def _start(fake: FakeDiscord, opener, other, **options) -> Message:

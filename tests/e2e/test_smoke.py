@@ -7,14 +7,9 @@ import re
 from pathlib import Path
 
 from fakediscord import MANAGE_GUILD, CommandError, FakeDiscord, Message
+from setups import make_bot
 
 from bot.app import SmallWorldBot
-from bot.settings import Settings
-
-
-def make_bot(fake: FakeDiscord, db: Path) -> SmallWorldBot:
-    settings = Settings(_env_file=None, discord_token=fake.token, database_url=str(db))
-    return SmallWorldBot(settings, guild_ready_timeout=0.1)
 
 
 def _menu(msg: Message, kind: str) -> dict:

@@ -9,20 +9,15 @@ from pathlib import Path
 
 from driver import StateReader
 from fakediscord import FakeDiscord
+from setups import make_bot
 
 import engine
 import i18n
-from bot.app import SmallWorldBot
-from bot.settings import Settings
 from bot.text import echo
 
 ENGLISH = re.compile(r"\b(the|you|your|game|region|round|players?|board|took back|nothing)\b",
                      re.I)
 
-
-def make_bot(fake: FakeDiscord, db: Path) -> SmallWorldBot:
-    settings = Settings(_env_file=None, discord_token=fake.token, database_url=str(db))
-    return SmallWorldBot(settings, guild_ready_timeout=0.1)
 
 
 def _no_english(content: str) -> None:
