@@ -28,9 +28,9 @@ def estimated_coins(s: GameState, seat: int) -> int:
     per round so far). Every sampled world gives the other seats these coins, so they decide
     what a simulated opponent can afford and, in the search's margin and the evaluation,
     who counts as the leader. A rough guess, and knowingly so: against 2000 games of 4p
-    self-play it misses by 2.0 coins on average in round 1 and 15.8 by round 9, yet a per-round regression
-    on public facts (errors 0.75-7.75 coins) made hard no stronger in 4p (43.5% against
-    45.0% over the same 200 games), so it stays simple."""
+    self-play it misses by 2.0 coins on average in round 1 and 15.8 by round 9, yet a
+    per-round regression on public facts (errors 0.75-7.75 coins) made hard no stronger in
+    4p (43.5% against 45.0% over the same 200 games), so it stays simple."""
     held = sum(1 for a in s.areas if a.owner == seat)
     return 5 + max(1, held) * max(0, s.round - 1)
 
