@@ -151,10 +151,11 @@ class GameRow:
     def opts(self) -> GameOptions:
         """The options, typed (bot.store.options); read many times per interaction, so
         validated once per row."""
-        if self._opts is None:
-            object.__setattr__(self, "_opts", GameOptions.read(self.options))
-        assert self._opts is not None
-        return self._opts
+        opts = self._opts
+        if opts is None:
+            opts = GameOptions.read(self.options)
+            object.__setattr__(self, "_opts", opts)  # frozen: the one write, a cache
+        return opts
 
     def seat_of(self, user_id: int) -> Seat | None:
         if not user_id:  # AI and vacant seats hold user id 0: nobody's seat
