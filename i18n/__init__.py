@@ -1,10 +1,11 @@
 """Player-facing words in nine languages: key-based catalogs, named placeholders, plurals.
 
-Pure standard library; imports nothing of ours, so the engine-free code, render and the bot
-can all use it. Each language's messages live in `catalogs/<lang>.json` (the core: names,
-events, refusals, the turn) and in one file per further domain, `catalogs/<domain>/<lang>.json`
-(e.g. `league/`, `clock/`): smaller files, and one area's words change without touching
-another's. A key belongs to exactly one file. Keys map to ICU-style messages:
+Standard library, plus the message parser it shares with the engine (engine/icu.py, itself
+standard library only); nothing else of ours, so render and the bot can both use it. Each
+language's messages live in `catalogs/<lang>.json` (the core: names, events, refusals, the
+turn) and in one file per further domain, `catalogs/<domain>/<lang>.json` (e.g. `league/`,
+`clock/`): smaller files, and one area's words change without touching another's. A key
+belongs to exactly one file. Keys map to ICU-style messages:
 
     "event.deployed": "{player} puts {count, plural, one {# token} other {# tokens}} on region {region}."
 
