@@ -278,9 +278,9 @@ class Announcer:
             if shown is not None and any(a.filename == "combos.png" for a in shown.attachments):
                 extra["attachments"] = [a for a in shown.attachments
                                         if a.filename != "combos.png"]
-        if interaction is not None and on_living and not interaction.response.is_done():
-            await interaction.response.edit_message(content=content, view=view,
-                                                    allowed_mentions=NO_MENTIONS, **extra)
+        if interaction is not None and on_living and await self._answer_on_living(
+                interaction, content=content, view=view, allowed_mentions=NO_MENTIONS,
+                **extra):
             await self.store.set_shown(game.id, outcome.version)
             return message_id
         # the living message first, then the private "done": a member who reads it and clicks
@@ -302,6 +302,24 @@ class Announcer:
         if clicked is not None and clicked.id != message_id and not clicked.flags.ephemeral:
             await self.edit(game.channel_id, clicked.id, view=None)
         return message_id
+
+    @staticmethod
+    async def _answer_on_living(interaction: discord.Interaction, **kwargs: Any) -> bool:
+        """A click on the living message is answered by editing that message. If slow pictures
+        made the bot defer the click first, the edit of the deferred "original" is the answer
+        (an edit through the channel would leave the click unanswered). False: not done."""
+        if not interaction.response.is_done():
+            await interaction.response.edit_message(**kwargs)
+            return True
+        deferred = discord.InteractionResponseType.deferred_message_update
+        if interaction.response.type is not deferred:
+            return False  # answered some other way: that answer is not the living message
+        try:
+            await interaction.edit_original_response(**kwargs)
+        except discord.HTTPException as exc:
+            log.info("could not edit the clicked message as the answer: %s", exc)
+            return False
+        return True
 
     async def _ack(self, interaction: discord.Interaction, outcome: Outcome, reply: str,
                    lines: list[str]) -> str:

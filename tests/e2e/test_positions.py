@@ -2,17 +2,20 @@
 from a scenario (engine.load_scenario) instead of the seeded setup, so rare moments can be
 reached on purpose. Here: `/sw move` with autocomplete during redeployment, and a Bivouacking
 defender re-placing one of two displaced encampments from their prompt, then pressing **Done**
-to leave the other off the map."""
+to leave the other off the map; and a click on the living message whose new map is slow."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Any
 
+import pytest
 from fakediscord import FakeDiscord, Message
 from test_full_games import make_bot
 
 import engine
+from bot import pictures
 from bot.store import Seat
 
 ROW = [{"race": r, "power": p, "coins": 0} for r, p in (
@@ -127,3 +130,72 @@ async def test_move_and_encampment_replacement(fake_discord: FakeDiscord,
         assert f"<@{bob['id']}>, it is your turn" in done.content
         final = (await service.last_view(channel_id)).state
         assert final.actor == "bob" and engine.observe(final, None)["current"] == "bob"
+
+
+def _survivor_spec() -> dict[str, Any]:
+    """Round 3, ann to play beside bob's Orcs, who hold region 10 with two tokens and regions
+    2 and 22 besides: losing 10 leaves him one survivor and two places for it."""
+    spec = _spec()
+    spec["seats"]["bob"]["active"]["power"] = "Alchemist"
+    spec["regions"]["10"] = {"owner": "bob", "race": "Orcs", "tokens": 2}
+    spec["regions"]["22"] = {"owner": "bob", "race": "Orcs", "tokens": 2}
+    return spec
+
+
+async def test_slow_map_after_a_click_on_the_living_message(
+    fake_discord: FakeDiscord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """bob places his last survivor from the menu on the living message and his turn begins:
+    the answer needs a new map. When the map is slow the click is deferred (no "thinking"
+    message for a click), and the edit of the deferred original is its answer, with the map
+    and bob's prompt. (Edited through the channel instead, the click went unanswered.)"""
+    from bot.chat import announce
+
+    fake = fake_discord
+    ann, bob = fake.add_user("ann"), fake.add_user("bob")
+    ch = fake.channel
+    monkeypatch.setattr(announce, "DEFER_AFTER", 0.2)
+    real = pictures._render
+
+    async def slow(name: str, *args: Any, **kwargs: Any) -> Any:
+        if name == "map_png":
+            await asyncio.sleep(0.6)
+        return await real(name, *args, **kwargs)
+
+    monkeypatch.setattr(pictures, "_render", slow)
+
+    async def run(user: dict, command: str, **options: Any) -> Message:
+        return await fake.wait_for_reply(await fake.slash(user, ch, command, options=options),
+                                         timeout=10)
+
+    async with fake.running(make_bot(fake, tmp_path / "survivor.db")) as bot:
+        await bot.wait_until_ready()
+        lobby = await run(ann, "sw new", players=2)
+        await fake.wait_for_reply(await fake.click(bob, lobby, label="Join"))
+        service, channel_id = bot.service, int(ch["id"])
+        game = await service.lobby(channel_id)
+        await service.store.start_game(
+            game.id, board="official-2p",
+            players=[Seat(int(ann["id"]), "ann"), Seat(int(bob["id"]), "bob")],
+            state=engine.dump_state(engine.load_scenario(_survivor_spec())))
+        took = await run(ann, "sw conquer", region=10)
+        assert "conquer region 10" in took.content
+        question = await run(ann, "sw end")  # tokens still in hand: End asks first
+        yes = await fake.click(ann, question, label="Yes, end turn")
+        await fake.wait_until(lambda: yes.followups, timeout=10)
+        ended = yes.followups[0]
+        assert f"<@{bob['id']}>" in ended.content
+        menu = next(c for c in ended.custom_ids() if c.startswith("sw:s:") and c.endswith(":d"))
+        values = [o["value"] for o in ended.component(menu)["options"]]
+        assert len(values) == 2  # region 2 or region 22: the bot cannot place it for him
+        pictures._MAPS.clear()  # nothing drawn ahead: the map is drawn after the click
+        click = await fake.select(bob, ended, menu, [values[0]])
+        placed = await fake.wait_for_reply(click, timeout=10)
+        assert click.callback_type == 6  # DEFERRED_UPDATE_MESSAGE, inside the 3 s
+        assert click.callback_at - click.sent_at < 3
+        assert placed.id == ended.id and not placed.ephemeral
+        assert "map.png" in placed.files
+        assert f"<@{bob['id']}>, it is your turn" in placed.content
+        state = (await service.last_view(channel_id)).state
+        assert state.actor == "bob" and engine.observe(state, None)["current"] == "bob"
+    assert not fake.client_errors
