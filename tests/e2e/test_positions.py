@@ -49,28 +49,37 @@ def _camps(state: Any) -> dict[int, int]:
             for r, reg in obs["regions"].items() if "encampment" in reg.get("pieces", [])}
 
 
+def _runner(fake: FakeDiscord, ch: dict) -> Any:
+    async def run(user: dict, command: str, **options: Any) -> Message:
+        return await fake.wait_for_reply(await fake.slash(user, ch, command, options=options),
+                                         timeout=10)
+    return run
+
+
+async def _start_from(fake: FakeDiscord, bot: Any, ann: dict, bob: dict,
+                      spec: dict[str, Any]) -> None:
+    """ann opens a 2p game in the channel, bob joins; the game starts from `spec`."""
+    lobby = await _runner(fake, fake.channel)(ann, "sw new", players=2)
+    await fake.wait_for_reply(await fake.click(bob, lobby, label="Join"))
+    game = await bot.service.lobby(int(fake.channel["id"]))
+    assert [s.name for s in game.players] == ["ann", "bob"]
+    await bot.service.store.start_game(
+        game.id, board="official-2p",
+        players=[Seat(int(ann["id"]), "ann"), Seat(int(bob["id"]), "bob")],
+        state=engine.dump_state(engine.load_scenario(spec)))
+
+
 async def test_move_and_encampment_replacement(fake_discord: FakeDiscord,
                                                tmp_path: Path) -> None:
     fake = fake_discord
     ann, bob = fake.add_user("ann"), fake.add_user("bob")
     ch = fake.channel
-
-    async def run(user: dict, command: str, **options: Any) -> Message:
-        return await fake.wait_for_reply(await fake.slash(user, ch, command, options=options),
-                                         timeout=10)
+    run = _runner(fake, ch)
 
     async with fake.running(make_bot(fake, tmp_path / "positions.db")) as bot:
         await bot.wait_until_ready()
-        lobby = await run(ann, "sw new", players=2)
-        await fake.wait_for_reply(await fake.click(bob, lobby, label="Join"))
+        await _start_from(fake, bot, ann, bob, _spec())
         service, channel_id = bot.service, int(ch["id"])
-        game = await service.lobby(channel_id)
-        assert [s.name for s in game.players] == ["ann", "bob"]
-        state = engine.load_scenario(_spec())
-        await service.store.start_game(
-            game.id, board="official-2p",
-            players=[Seat(int(ann["id"]), "ann"), Seat(int(bob["id"]), "bob")],
-            state=engine.dump_state(state))
 
         # ann takes region 10: 2 + 1 token + 2 for the encampments = 5 tokens
         took = await run(ann, "sw conquer", region=10)  # answered privately, panel edited
@@ -148,7 +157,8 @@ async def test_slow_map_after_a_click_on_the_living_message(
     """bob places his last survivor from the menu on the living message and his turn begins:
     the answer needs a new map. When the map is slow the click is deferred (no "thinking"
     message for a click), and the edit of the deferred original is its answer, with the map
-    and bob's prompt. (Edited through the channel instead, the click went unanswered.)"""
+    and bob's prompt. (It used to be edited through the channel: the click's own webhook
+    never carried an answer.)"""
     from bot.chat import announce
 
     fake = fake_discord
@@ -163,21 +173,12 @@ async def test_slow_map_after_a_click_on_the_living_message(
         return await real(name, *args, **kwargs)
 
     monkeypatch.setattr(pictures, "_render", slow)
-
-    async def run(user: dict, command: str, **options: Any) -> Message:
-        return await fake.wait_for_reply(await fake.slash(user, ch, command, options=options),
-                                         timeout=10)
+    run = _runner(fake, ch)
 
     async with fake.running(make_bot(fake, tmp_path / "survivor.db")) as bot:
         await bot.wait_until_ready()
-        lobby = await run(ann, "sw new", players=2)
-        await fake.wait_for_reply(await fake.click(bob, lobby, label="Join"))
+        await _start_from(fake, bot, ann, bob, _survivor_spec())
         service, channel_id = bot.service, int(ch["id"])
-        game = await service.lobby(channel_id)
-        await service.store.start_game(
-            game.id, board="official-2p",
-            players=[Seat(int(ann["id"]), "ann"), Seat(int(bob["id"]), "bob")],
-            state=engine.dump_state(engine.load_scenario(_survivor_spec())))
         took = await run(ann, "sw conquer", region=10)
         assert "conquer region 10" in took.content
         question = await run(ann, "sw end")  # tokens still in hand: End asks first
