@@ -153,7 +153,7 @@ def candidates(s: GameState, me: int, depth: Depth,
 
 def best_first_conquests(c: Ctx, race: str, power: str | None, n: int) -> list[engine.Action]:
     """The `n` sure conquests of the Active race worth most by the heuristic's region value
-    less a third of their cost: where a turn might start, whichever way it goes on. The
+    less `FIRST_COST` x their cost: where a turn might start, whichever way it goes on. The
     variants each start where their own knobs point, which is often the same region."""
     sure = [o for o in engine.legal_conquests(c.s)
             if not o.in_decline and o.action.do == "conquer"]

@@ -306,8 +306,9 @@ class Announcer:
     @staticmethod
     async def _answer_on_living(interaction: discord.Interaction, **kwargs: Any) -> bool:
         """A click on the living message is answered by editing that message. If slow pictures
-        made the bot defer the click first, the edit of the deferred "original" is the answer
-        (an edit through the channel would leave the click unanswered). False: not done."""
+        made the bot defer the click first, the edit goes to the deferred "original", as the
+        deferral promised (through the channel the message changes, but the click's own
+        webhook never carries an answer). False: not done, edit it through the channel."""
         if not interaction.response.is_done():
             await interaction.response.edit_message(**kwargs)
             return True
