@@ -28,7 +28,8 @@ process:
 CPU is the child's process CPU (time.process_time: all its threads), so the fake's work is
 not in it. Printed: medians of five blocks and each kind's ratio to the floor, then the
 cost of Discord's side of one member action at a request mix (--mix: answered
-interactions, message edits, new messages per member action, as bench/bot.py prints them
+interactions, each costed at the mean of a slash command's and a click's, message edits,
+new messages per member action, as bench/bot.py prints them
 under "the bot's REST requests ... per member action"; the default is what it printed at
 94a66e7 with --games 12 --ai-games 2; a 30-game run gave 1.38, 0.78, 0.26).
 """
@@ -215,7 +216,8 @@ async def parent(args: argparse.Namespace) -> int:
     side = (answers * answer + edits * statistics.median(figures["edit"])
             + posts * statistics.median(figures["send"]))
     print(f"  Discord's side of one member action at the mix {answers:g} answered interactions"
-          f" + {edits:g} edits + {posts:g} new messages: {side * 1e3:.3f} ms = "
+          f" (mean of slash and click) + {edits:g} edits + {posts:g} new messages: "
+          f"{side * 1e3:.3f} ms = "
           f"x{side / floor:.1f} the floor, with no game behind it")
     return 0
 
