@@ -379,13 +379,18 @@ class Announcer:
         return await self.dms.languages.for_interaction(interaction)
 
     async def _turn_pictures(self, outcome: Outcome, panel: Panel | None, lang: str, *,
-                             row: bool) -> list[asyncio.Future[discord.File | None]]:
+                             row: bool, now: bool = False
+                             ) -> list[asyncio.Future[discord.File | None]]:
         """Start drawing a turn post's pictures in the workers, in the game's language: the
-        map (this turn's conquests marked), the combo row if `row`; at the end the end card
-        (the coin race, told only now) and, where the server has them on, the replay."""
-        obs = outcome.observation
+        map (this turn's conquests marked; at the turn's end when the outcome went on past
+        it, unless `now`), the combo row if `row`; at the end the end card (the coin race,
+        told only now) and, where the server has them on, the replay."""
+        shown, obs, highlight = outcome.state, outcome.observation, outcome.highlight
+        if outcome.turn_map is not None and not now:
+            at_end = outcome.turn_map
+            shown, obs, highlight = at_end.state, at_end.observation, at_end.highlight
         jobs: list[Awaitable[discord.File | None]] = [
-            pictures.map_file(outcome.state, outcome.highlight, observation=obs,
+            pictures.map_file(shown, highlight, observation=obs,
                               description=text.map_alt(obs, lang), lang=lang)]
         if row:
             jobs.append(pictures.row_file(outcome.state, description=text.row_alt(obs, lang),
@@ -463,9 +468,10 @@ class Announcer:
 
     async def _pictures(self, outcome: Outcome, panel: Panel | None,
                         interaction: discord.Interaction | None) -> Files:
+        """The pictures of the position now (a living message's edit)."""
         row = panel is not None and bool(panel.picks)
         return await self._gather(await self._turn_pictures(
-            outcome, panel, of_game(outcome.game), row=row), interaction)
+            outcome, panel, of_game(outcome.game), row=row, now=True), interaction)
 
     def _turn_text(self, outcome: Outcome, panel: Panel | None, finished: list[str],
                    live: list[str], lang: str
@@ -497,8 +503,8 @@ class Announcer:
         lang = of_game(game)
         # pictures are drawn in a worker while the text is worked out here
         auto = panel is not None and panel.auto is not None and interaction is None
-        tasks = await self._turn_pictures(outcome, panel, lang, row=bool(
-            panel is not None and panel.picks and not auto))
+        row = bool(panel is not None and panel.picks and not auto)
+        tasks = await self._turn_pictures(outcome, panel, lang, row=row)
         try:
             finished: list[str] = []
             live: list[str] = []
@@ -537,4 +543,12 @@ class Announcer:
                                  allowed_mentions=NO_MENTIONS)
             except discord.HTTPException as exc:
                 log.warning("could not post a notice for game %s: %s", game.id, exc)
+        if outcome.turn_map is not None and message_id:
+            # it went on past the turn's end (survivors placed, the next turn begun): the
+            # post showed that turn's end, its edit shows the position now, as when a
+            # member places them
+            now = await self._gather(await self._turn_pictures(outcome, panel, lang, row=row,
+                                                               now=True), None)
+            if now:
+                await self.edit(game.channel_id, message_id, attachments=now)
         return message_id
