@@ -29,6 +29,7 @@ from bot.game.service import GameService
 from bot.store import Store, open_store
 
 BUTTON_LABELS = {"end": "End turn", "roll": "Roll (Berserk)", "decline": "Decline…"}
+PANEL_WAIT = 10.0  # seconds a member waits for the panel of the position she acts on
 CONFIRM_LABELS = ("Yes, decline", "Yes, end turn")
 CONQUEST_VERBS = ("conquer", "dragon", "enchant")
 # a number followed by "coin(s)" — allowed in public only as the coins lying on a combo, and
@@ -364,9 +365,14 @@ class GameDriver:
 
     async def _panel(self, user: dict[str, Any], loaded: Loaded,
                      action: dict[str, Any]) -> Interaction | None:
-        """Use the turn panel if it offers exactly this action (None: it does not)."""
-        msg = self.panel_message(loaded)
-        if msg is None:
+        """Use the turn panel if it offers exactly this action (None: it does not). A panel
+        not posted yet is waited for (PANEL_WAIT): whether a member finds it must not hang
+        on how busy the machine is, or the game played would (a slash command draws from
+        the policy's random numbers for its autocomplete, a click does not)."""
+        try:
+            msg = await self.fake.wait_until(lambda: self.panel_message(loaded),
+                                             timeout=PANEL_WAIT, what="the panel")
+        except TimeoutError:
             return None
         verb = action["do"]
         if verb in BUTTON_LABELS:
