@@ -21,7 +21,7 @@ from discord import app_commands
 from discord.ext import commands
 
 import i18n
-from bot import answering, pictures
+from bot import answering, pictures, workers
 from bot.archive import reviews
 from bot.archive.results import Results
 from bot.archive.reviews import Reviews
@@ -360,7 +360,8 @@ async def run(settings: Settings) -> None:
     point_at(settings.discord_api_base, settings.discord_gateway)
     # pictures are drawn in a worker process; the loop keeps the GIL (and takes it back
     # sooner from the few threads left: aiosqlite's, discord.py's)
-    pictures.use_render_process(settings.render_processes)
+    pictures.use_render_process(settings.render_processes
+                                or workers.drawers_for(workers.host_cores(), workers.host_memory_mb()))
     ai_worker.use_ai_process(settings.ai_processes)
     reviews.use_review_process()
     sys.setswitchinterval(0.001)

@@ -26,7 +26,7 @@ from ai.moments import GameReview, review_game
 from bot.archive.stories import Stories
 from bot.seats import start_state
 from bot.store import GameRow, GameStatus, Store
-from bot.workers import bind_to_parent, stop_pools
+from bot.workers import IdlePool, bind_to_parent
 
 log = logging.getLogger(__name__)
 
@@ -34,6 +34,7 @@ WORK = 32  # playouts per assessment (bench/review.py: a 4p game ~10-20 s CPU)
 LEVEL = "hard"
 BACKFILL = 20  # finished games without a review reviewed per process start, newest first
 REVIEW_NICE = 19
+REVIEW_IDLE = 60.0  # seconds without a review after which the review process stops
 
 _POOL: Executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="review")
 
@@ -52,9 +53,10 @@ def _process_pool() -> ProcessPoolExecutor:
 
 
 def use_review_process() -> None:
-    """Make reviews in one worker process (the bot) from now on."""
+    """Make reviews in one worker process (the bot) from now on: started with the first
+    review (a game's end) and stopped after REVIEW_IDLE seconds without one."""
     global _POOL
-    old, _POOL = _POOL, _process_pool()
+    old, _POOL = _POOL, IdlePool(_process_pool, REVIEW_IDLE)
     old.shutdown(wait=False)
 
 
@@ -68,8 +70,8 @@ def use_review_thread() -> None:
 def stop_reviews(wait: bool = False) -> None:
     """Release the review process (queued reviews are dropped: the next start backfills
     them); with `wait`, return once it has exited. A thread is left as it is."""
-    if isinstance(_POOL, ProcessPoolExecutor):
-        stop_pools([_POOL], wait=wait)
+    if isinstance(_POOL, IdlePool):
+        _POOL.stop(wait=wait)
 
 
 def _review(start: Any, actions: Sequence[dict[str, Any]], seed: int, work: int,
@@ -160,12 +162,9 @@ class Reviews:
         actions = [dict(r.action) for r in await self.store.actions(game.id)]
         loop = asyncio.get_running_loop()
         args = (start, actions, game.seed, self.work, self.level)
-        pool = _POOL
         try:
-            raw = await loop.run_in_executor(pool, _review, *args)
-        except BrokenProcessPool:
-            if pool is _POOL:
-                use_review_process()  # the worker died: a new one, and one more try
+            raw = await loop.run_in_executor(_POOL, _review, *args)
+        except BrokenProcessPool:  # the worker died (its pool dropped it): one more try
             raw = await loop.run_in_executor(_POOL, _review, *args)
         return GameReview.from_json(raw)
 
