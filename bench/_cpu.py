@@ -66,18 +66,20 @@ def _rss_mb(pid: int) -> float | None:
 
 @dataclass
 class TreeCPU:
-    """CPU seconds of `root` and all its descendants, by class; and the resident memory of
-    each process at the latest sample."""
+    """CPU seconds of `root` and all its descendants, by class; the resident memory of each
+    process alive at the latest sample, and the highest total of a sample so far."""
 
     root: int
     seen: dict[int, tuple[str, float]] = field(default_factory=dict)  # pid -> (class, seconds)
     rss: dict[int, tuple[str, float]] = field(default_factory=dict)  # pid -> (class, MB)
+    peak: float = 0.0  # MB: the most the tree's processes held together at one sample
 
     def sample(self) -> dict[str, float]:
         base = _stat(self.root)
         if base is not None:
             kids = _children()
             todo = [self.root]
+            alive: dict[int, tuple[str, float]] = {}
             while todo:
                 pid = todo.pop()
                 st = base if pid == self.root else _stat(pid)
@@ -87,8 +89,11 @@ class TreeCPU:
                 self.seen[pid] = (self._classify(pid, st[1] - base[1], base[1]), st[2])
                 mb = _rss_mb(pid)
                 if mb is not None:
-                    self.rss[pid] = (self.seen[pid][0], mb)
+                    alive[pid] = (self.seen[pid][0], mb)
                 todo += kids.get(pid, [])
+            # a worker stopped since (bot.workers.IdlePool) holds nothing any more
+            self.rss = alive
+            self.peak = max(self.peak, sum(mb for _, mb in alive.values()))
         return self.totals()
 
     def _classify(self, pid: int, nice: int, base: int = 0) -> str:

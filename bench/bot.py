@@ -186,6 +186,7 @@ async def main_async(args: argparse.Namespace) -> int:
     cpu: dict[str, float] = {}
     life: dict[str, float] = {}
     memory: list[tuple[str, float]] = []
+    peak = 0.0
     log_lines: list[str] = []
     with tempfile.TemporaryDirectory() as tmp, fake.patch_discord():
         db = Path(tmp) / "bench.db"
@@ -225,6 +226,7 @@ async def main_async(args: argparse.Namespace) -> int:
                 cpu = _delta(at_start, tree.seen)
                 life = tree.totals()
                 memory = sorted(tree.rss.values())
+                peak = tree.peak
         if isinstance(bot, subprocess.Popen):
             bot.send_signal(signal.SIGINT)
             try:
@@ -259,7 +261,10 @@ async def main_async(args: argparse.Namespace) -> int:
     if cpu:
         _print_cpu(cpu, life, n_actions, n_stored)
         print("  resident memory at the end, MB: " + ", ".join(
-            f"{what} {mb:.0f}" for what, mb in memory))
+            f"{what} {mb:.0f}" for what, mb in memory)
+            + f"; all processes together {sum(mb for _, mb in memory):.0f} (target <= 300: "
+            f"{'met' if sum(mb for _, mb in memory) <= 300 else 'MISSED'}), at most "
+            f"{peak:.0f} at a sample while the games ran")
     else:
         print("  CPU split by process: not measured (in-process run, or no /proc)")
     if n_floor:

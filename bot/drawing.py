@@ -19,7 +19,8 @@ log = logging.getLogger(__name__)
 
 def start_worker(parent: int = 0) -> None:
     """Initializer of each drawing process: die with the bot, then load every official
-    board's layers, so that no reply pays for a cold board in a new worker."""
+    board's layers and highlight masks (from the render disk cache; made there once), so
+    that no reply pays for a cold board in a new worker."""
     # Ctrl-C reaches every process of the terminal's group: the bot shuts the workers down,
     # they must not each die with a KeyboardInterrupt traceback (see bot.workers.QuietSpawnProcess)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -27,6 +28,7 @@ def start_worker(parent: int = 0) -> None:
         bind_to_parent(parent)
     try:
         warm(list(engine.data.BOARD_IDS))
+        render.warm(highlights=True)
     except Exception:  # noqa: BLE001 - a failing initializer would break the pool for good
         log.exception("loading the boards in a drawing worker failed")
 

@@ -260,10 +260,12 @@ def _file(png: bytes | None, filename: str, description: str | None = None
 class _Cache:
     """Pictures by what they show. Values are futures, so a reply that wants a picture being
     drawn (for another reply, or guessed) waits for that drawing instead of starting
-    another."""
+    another. At most `budget` bytes of drawn pictures are kept, the least recently asked
+    for forgotten first (a map is 100-250 KB)."""
 
-    def __init__(self, size: int) -> None:
-        self.size = size
+    def __init__(self, budget: int) -> None:
+        self.budget = budget
+        self.bytes = 0  # of the drawn pictures kept
         # key -> (picture, the kind of guess that drew it; None once a reply used it)
         self.items: OrderedDict[str, tuple[asyncio.Future[bytes | None], str | None]] = \
             OrderedDict()
@@ -273,9 +275,24 @@ class _Cache:
         fut = asyncio.ensure_future(_render(name, state, ahead=ahead, **kwargs))
         self.items[key] = (fut, (_guess_kind.get() or "?") if ahead else None)
         self.items.move_to_end(key)
-        while len(self.items) > self.size:
-            self.items.popitem(last=False)
+        fut.add_done_callback(lambda done: self._drawn(key, done))
         return fut
+
+    @staticmethod
+    def _size(fut: asyncio.Future[bytes | None]) -> int:
+        if not fut.done() or fut.cancelled() or fut.exception() is not None:
+            return 0
+        return len(fut.result() or b"")
+
+    def _drawn(self, key: str, fut: asyncio.Future[bytes | None]) -> None:
+        """A picture is drawn: count it if it is still kept, then forget the oldest past
+        the budget."""
+        if self.items.get(key, (None, None))[0] is not fut:
+            return
+        self.bytes += self._size(fut)
+        while self.bytes > self.budget and len(self.items) > 1:
+            old, _ = self.items.popitem(last=False)[1]
+            self.bytes -= self._size(old)
 
     async def get(self, key: str | None, name: str, state: Any, *, ahead: bool,
                   **kwargs: Any) -> bytes | None:
@@ -296,10 +313,15 @@ class _Cache:
 
     def clear(self) -> None:
         self.items.clear()
+        self.bytes = 0
 
 
-_MAPS = _Cache(128)
-_ROWS = _Cache(128)  # each live game has its current row; a row stays until a pick
+# the bot process keeps the pictures drawn lately: guesses until the reply that posts them
+# (seconds), the maps a Map button or a catch-up asks for again
+MAPS_BYTES = 8 * 1024 * 1024  # ~50 maps
+ROWS_BYTES = 2 * 1024 * 1024  # ~50 rows: each live game has its current row until a pick
+_MAPS = _Cache(MAPS_BYTES)
+_ROWS = _Cache(ROWS_BYTES)
 
 
 def _map_key(board_id: str, obs: Mapping[str, object], highlight: tuple[int, ...]) -> str | None:
