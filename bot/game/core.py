@@ -115,12 +115,15 @@ class GameCore:
                     if s.changed and not isinstance(exc, StoreUnavailable | asyncio.CancelledError):
                         with contextlib.suppress(Exception):
                             await self._sync_clock(s.game, s.state)
+                if s.changed:
+                    self.hooks.changed(channel_id)
                 raise
             if s.changed:
                 self._cache[channel_id] = Loaded(s.game, s.state)
                 if s.game.status is not GameStatus.ACTIVE:
                     self._cache.pop(channel_id, None)
                 await self._sync_clock(s.game, s.state)
+                self.hooks.changed(channel_id)
 
     async def _open_game(self, channel_id: int) -> GameRow:
         game = await self.store.open_game(channel_id)

@@ -10,6 +10,7 @@ observation, and `for_viewer` takes coins from the observation of her own seat.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -42,6 +43,11 @@ class Public:
     finished: bool
 
 
+def dumps(message: Mapping[str, Any]) -> str:
+    """A message as one compact JSON text frame."""
+    return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+
+
 def public(game: GameRow, state: engine.GameState | None, *, deadline: float | None,
            changed: Sequence[int] = (), hints: bool = False, names: Mapping[int, str] = {}
            ) -> Public:
@@ -55,7 +61,7 @@ def public(game: GameRow, state: engine.GameState | None, *, deadline: float | N
         body = {"game": head, "players": seats, "round": 0, "rounds": 0, "current": None,
                 "actor": None, "stage": "lobby", "finished": False, "row": [], "regions": {},
                 "pending": [], "turn": None, "clock": {"deadline": None}, "changed": [],
-                "ranking": None}
+                "ranking": None, "story": None}
         return Public(game, game.version, body, False)
     finished = bool(state.finished)
     obs = engine.observe(state, None, reveal_all=finished)
@@ -90,7 +96,7 @@ def public(game: GameRow, state: engine.GameState | None, *, deadline: float | N
         "finished": finished, "players": players, "row": row, "regions": obs["regions"],
         "pending": obs["pending"], "turn": obs["turn"],
         "clock": {"deadline": deadline}, "changed": sorted(set(changed)),
-        "ranking": obs.get("ranking") if finished else None,
+        "ranking": obs.get("ranking") if finished else None, "story": None,
     }
     return Public(game, game.version, body, finished)
 
