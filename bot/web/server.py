@@ -120,7 +120,7 @@ class WebServer:
     async def start(self) -> None:
         self.service.hooks.change_listeners.append(self.hub.changed)
         self.hub.start()
-        self._runner = web.AppRunner(self.app(), access_log=None)
+        self._runner = web.AppRunner(self.app(), access_log=None, shutdown_timeout=5.0)
         await self._runner.setup()
         site = web.TCPSite(self._runner, self.settings.web_host, self.settings.web_port)
         await site.start()
@@ -134,6 +134,7 @@ class WebServer:
         if self.hub.changed in self.service.hooks.change_listeners:
             self.service.hooks.change_listeners.remove(self.hub.changed)
         await self.actions.drain()
+        await self.sockets.close_all()
         await self.hub.stop()
         if self._runner is not None:
             await self._runner.cleanup()

@@ -99,7 +99,7 @@ class SignIn:
         state, nonce = self.signer.state(int(channel))
         resp = web.HTTPFound(self.oauth.authorize_url(self.redirect_uri, state))
         resp.set_cookie(STATE_COOKIE, nonce, **self._cookie_args(600, "/auth"))
-        return resp
+        raise resp
 
     @property
     def redirect_uri(self) -> str:
@@ -132,7 +132,7 @@ class SignIn:
         resp.set_cookie(SESSION_COOKIE, self._session_for(member),
                         **self._cookie_args(int(self.hours * 3600)))
         resp.del_cookie(STATE_COOKIE, path="/auth")
-        return resp
+        raise resp
 
     def from_request(self, request: web.Request) -> Session | None:
         """The session a request carries (a Bearer header, else the cookie), if valid."""

@@ -15,11 +15,11 @@ import json
 import logging
 import time
 from collections.abc import Callable, Collection
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import pydantic
-from aiohttp import WSMsgType, web
+from aiohttp import WSCloseCode, WSMsgType, web
 
 from bot.language import Languages
 from bot.store import Store
@@ -63,6 +63,14 @@ class Sockets:
     origins: Collection[str]
     per_member: Buckets
     clock: Callable[[], float] = time.time
+    live: set[web.WebSocketResponse] = field(default_factory=set)
+
+    async def close_all(self) -> None:
+        """Shutdown: every open socket is told the server is going away (its page
+        reconnects to the next start and catches up)."""
+        for ws in list(self.live):
+            with contextlib.suppress(Exception):
+                await ws.close(code=WSCloseCode.GOING_AWAY, message=b"restarting")
 
     async def handle(self, request: web.Request) -> web.StreamResponse:
         origin = request.headers.get("Origin")
@@ -72,6 +80,7 @@ class Sockets:
                                      status=403)
         ws = web.WebSocketResponse(max_msg_size=MAX_FRAME, compress=True, heartbeat=None)
         await ws.prepare(request)
+        self.live.add(ws)
         sink = WsSink(ws)
         board: Board | None = None
         tasks: set[asyncio.Task[None]] = set()
@@ -92,6 +101,7 @@ class Sockets:
                 tasks.add(task)
                 task.add_done_callback(tasks.discard)
         finally:
+            self.live.discard(ws)
             if board is not None:
                 self.hub.close(board)
             if tasks:

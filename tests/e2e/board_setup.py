@@ -30,10 +30,11 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def web_bot(fake: FakeDiscord, db: Path, *, activity: bool = False,
+def web_bot(fake: FakeDiscord, db: Path, *, activity: bool = False, port: int | None = None,
             **overrides: Any) -> tuple[SmallWorldBot, str]:
-    """The real bot with its board server on a free port; returns it and the page's address."""
-    port = free_port()
+    """The real bot with its board server on a free port (or `port`: a restart keeps its
+    address); returns it and the page's address."""
+    port = port or free_port()
     base = f"http://127.0.0.1:{port}"
     fake.activities = activity
     bot = make_bot(fake, db, web_port=port, web_public_url=base,
