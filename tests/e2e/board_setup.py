@@ -5,6 +5,7 @@ board over the real WebSocket that records every frame it receives."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import re
 import socket
@@ -98,10 +99,8 @@ class BoardSocket:
                 raise AssertionError(f"{self.who}: no such message in {timeout} s; got "
                                      f"{[m.get('t') for _, m in self.received[after:]]}")
             self._changed.clear()
-            try:
+            with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._changed.wait(), left)
-            except TimeoutError:
-                pass
 
     def snaps(self) -> list[dict[str, Any]]:
         return [m for _, m in self.received if m.get("t") == "snap"]

@@ -17,7 +17,6 @@ from fakediscord import FakeDiscord
 import engine
 
 
-
 async def _two_player_game(fake: FakeDiscord, ann: dict[str, Any], bob: dict[str, Any]
                            ) -> None:
     ch = fake.channel

@@ -68,12 +68,13 @@ async def test_boards_follow_slash_commands_and_the_ai(fake_discord: FakeDiscord
             posted = await fake.wait_for_message(
                 ch, lambda m: f"<@{ann['id']}>, it is your turn" in m.content, timeout=60,
                 after=replied)
-            game = await bot.store.get_game(game_id)
-            assert game is not None
-            back = await watch.snap_where(lambda m: m["v"] >= game.revision)
+            now = await bot.store.get_game(game_id)
+            assert now is not None
+            at = now.revision
+            back = await watch.snap_where(lambda m, at=at: m["v"] >= at)
             shown = next(t for t, m in watch.received if m is back)
             lags.append(shown - posted.created_at)
-            mine_now = await mine.snap_where(lambda m: m["v"] >= game.revision)
+            mine_now = await mine.snap_where(lambda m, at=at: m["v"] >= at)
             assert mine_now["d"]["actor"] == "ann" and mine_now["d"]["moves"]["end"]
             assert (await mine.act({"do": "end"}, snap=mine_now))["t"] == "ack"
             replied = time.perf_counter()
