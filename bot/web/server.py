@@ -81,7 +81,7 @@ class WebServer:
         self.actions = Actions(service, announcer, self.metrics, self.hub.names)
         self.signin = SignIn(self.signer, self.oauth, self.public_url,
                              settings.web_session_hours, self.metrics,
-                             Buckets(rate=0.5, burst=20),
+                             Buckets(rate=2.0, burst=60),  # Discord's proxy: many members, one address
                              secure=self.public_url.startswith("https://"))
         origins = {origin_of(self.public_url), f"https://{client_id}.discordsays.com"}
         self.sockets = Sockets(self.signer, Access(client), self.hub, self.actions, languages,

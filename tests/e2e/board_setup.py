@@ -119,6 +119,14 @@ class BoardSocket:
         await self.ws.send_str(json.dumps(message))
         return str(msg_id)
 
+    async def ping(self) -> float:
+        """A ping's round trip through the server (seconds)."""
+        mark = len(self.received)
+        sent = time.perf_counter()
+        await self.ws.send_str('{"t":"ping"}')
+        pong = await self.next(lambda m: m.get("t") == "pong", after=mark)
+        return next(at for at, m in self.received[mark:] if m is pong) - sent
+
     async def act(self, action: dict[str, Any], *, snap: dict[str, Any] | None = None,
                   timeout: float = 10.0, msg_id: str | None = None) -> dict[str, Any]:
         """Send one action against the board as last shown (or `snap`); its answer."""
