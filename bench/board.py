@@ -42,12 +42,11 @@ ROOT = Path(__file__).resolve().parents[1]
 for extra in (ROOT, ROOT / "tests", ROOT / "tests" / "e2e"):
     sys.path.insert(0, str(extra))
 
+import _page  # noqa: E402
 import aiohttp  # noqa: E402
 from board_setup import BoardSocket, free_port, sign_in  # noqa: E402
 from driver import GameDriver, StateReader, percentile  # noqa: E402
 from fakediscord import FakeDiscord  # noqa: E402
-
-import _page  # noqa: E402
 
 
 def _fmt(values: list[float]) -> str:
