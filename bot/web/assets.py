@@ -15,9 +15,10 @@ import hashlib
 import json
 import mimetypes
 from collections import OrderedDict
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, get_args
+from typing import get_args
 
 import engine
 import i18n
@@ -75,7 +76,8 @@ class Assets:
             found = self._made[key] = Blob.of(path.read_bytes(), _type(name))
         return found
 
-    async def _once(self, key: tuple[str, str], make: Any) -> Blob | None:
+    async def _once(self, key: tuple[str, str],
+                    make: Callable[[], Awaitable[Blob | None]]) -> Blob | None:
         found = self._made.get(key)
         if found is not None:
             return found
@@ -88,33 +90,30 @@ class Assets:
             self._made[key] = blob
         return blob
 
+    async def _drawn(self, name: str, key: str, content_type: str) -> Blob | None:
+        """One of render.page's assets (bot.pictures.page_asset), made by a drawer once."""
+        async def make() -> Blob | None:
+            body = await pictures.page_asset(name, key)
+            return None if body is None else Blob.of(body, content_type)
+        return await self._once((name, key), make)
+
     async def board(self, key: str) -> Blob | None:
         """A board's drawing data (docs/web.md); None for an unknown board."""
         if key not in engine.data.BOARD_IDS:
             return None
-
-        async def make() -> Blob | None:
-            body = await pictures.page_asset("board_drawing", key)
-            return None if body is None else Blob.of(body, "application/json")
-        return await self._once(("board", key), make)
+        return await self._drawn("board_drawing", key, "application/json")
 
     async def layer(self, key: str) -> Blob | None:
+        """A board's static map layer (WebP)."""
         if key not in engine.data.BOARD_IDS:
             return None
-
-        async def make() -> Blob | None:
-            body = await pictures.page_asset("layer_webp", key)
-            return None if body is None else Blob.of(body, "image/webp")
-        return await self._once(("layer", key), make)
+        return await self._drawn("layer_webp", key, "image/webp")
 
     async def piece(self, kind: str) -> Blob | None:
+        """A piece's picture (PNG)."""
         if kind not in PIECES:
             return None
-
-        async def make() -> Blob | None:
-            body = await pictures.page_asset("piece_png", kind)
-            return None if body is None else Blob.of(body, "image/png")
-        return await self._once(("piece", kind), make)
+        return await self._drawn("piece_png", kind, "image/png")
 
     def words(self, lang: str) -> Blob | None:
         """The page's words and the game's names in one language (docs/web.md "Words")."""
