@@ -248,9 +248,8 @@ class Hub:
         return view
 
     async def _moves(self, game: GameRow, state: Any) -> dict[str, Any]:
-        obs = engine.observe(state, None)
-        panel = await self.service.panel_of(game, state, obs)
         legal = [dump(a) for a in engine.legal_actions(state)]
+        panel = await self.service.panel_of(game, state, engine.observe(state, None), legal)
         return snapshot.moves(state, legal, panel.targets, end_asks=panel.end_asks,
                               undo=panel.can_undo)
 
