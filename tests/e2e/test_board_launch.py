@@ -4,9 +4,11 @@ message's "Open the board" launches the Activity."""
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
 import aiohttp
+import pytest
 from board_setup import web_bot
 from fakediscord import FakeDiscord
 
@@ -14,7 +16,9 @@ from bot.web.signin import SESSION_COOKIE
 
 
 async def test_the_browser_signs_in_with_the_code_flow(fake_discord: FakeDiscord,
-                                                       tmp_path: Path) -> None:
+                                                       tmp_path: Path,
+                                                       caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.DEBUG)
     fake = fake_discord
     ann = fake.add_user("ann")
     bot, base = web_bot(fake, tmp_path / "board.db")
@@ -39,6 +43,12 @@ async def test_the_browser_signs_in_with_the_code_flow(fake_discord: FakeDiscord
         assert resp.status == 200 and body["user"] == {"id": ann["id"], "name": "ann"}
         cookie = next(c for c in http.cookie_jar if c.key == SESSION_COOKIE)
         assert cookie["httponly"] and body["session"] == cookie.value
+        # nothing secret reached the log: not the session, the code, the access token or the
+        # client secret (the whole sign-in logged at DEBUG)
+        secrets_ = [body["session"], fake.client_secret, *fake.access_tokens,
+                    hops[2].split("code=")[1].split("&")[0]]
+        logged = "\n".join(r.getMessage() for r in caplog.records)
+        assert logged and not [s for s in secrets_ if s in logged]
 
         fresh = aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True))
         async with fresh as other:  # another browser, no cookies
