@@ -144,18 +144,25 @@ class BoardSocket:
         self._reader.cancel()
 
     def coin_leaks(self, own_seat: str | None) -> list[str]:
-        """Frames that carry a coin number for anybody but the viewer's own seat, before the
-        game is over (her own: `me.coins` only)."""
-        leaks = []
-        for text in self.frames:
+        return coin_leaks(self.frames, own_seat)
+
+
+def coin_leaks(frames: list[str], own_seat: str | None) -> list[str]:
+    """Frames that carry a coin number for anybody but the viewer's own seat before the game
+    is over (her own may come only as `me.coins`, and only for her seat)."""
+    leaks = []
+    for text in frames:
+        try:
             msg = json.loads(text)
-            if msg.get("t") == "snap" and msg.get("d") and msg["d"].get("finished"):
-                continue
-            body = json.dumps({k: v for k, v in (msg.get("d") or {}).items() if k != "me"}) \
-                if msg.get("t") == "snap" else text
-            if COIN_KEY.search(body):
-                leaks.append(text[:200])
-            me = (msg.get("d") or {}).get("me") or {}
-            if "coins" in me and me.get("seat") != own_seat:
-                leaks.append(text[:200])
-        return leaks
+        except ValueError:
+            continue
+        body = msg.get("d") if msg.get("t") == "snap" else None
+        if body and body.get("finished"):
+            continue  # the reveal: every total is public now
+        rest = json.dumps({k: v for k, v in body.items() if k != "me"}) if body else text
+        if COIN_KEY.search(rest):
+            leaks.append(text[:200])
+        me = (body or {}).get("me") or {}
+        if "coins" in me and me.get("seat") != own_seat:
+            leaks.append(text[:200])
+    return leaks
