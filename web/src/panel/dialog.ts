@@ -103,8 +103,8 @@ export class DialogView {
       const active = document.activeElement;
       this.returnFocus = active instanceof HTMLElement || active instanceof SVGElement ? active as HTMLElement : null;
     }
+    this.host.hidden = false; // before focusing: a hidden button takes no focus
     if (fresh) this.host.querySelector<HTMLButtonElement>('button')?.focus({ preventScroll: true });
-    this.host.hidden = false;
   }
 
   /** Tab stays inside the open dialog (it is modal). */
