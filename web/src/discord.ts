@@ -5,13 +5,12 @@
 import { DiscordSDK } from '@discord/embedded-app-sdk';
 import type { Signed } from './protocol';
 
-/** The page's HTTP helpers, handed in (so this lazily loaded chunk shares no code chunk). */
+/** The page's HTTP helper, handed in (so this lazily loaded chunk shares no code chunk). */
 export interface Http {
-  json<T>(path: string): Promise<T>;
   post<T>(path: string, body: unknown): Promise<T>;
 }
 
-interface Config {
+export interface Config {
   client_id: string;
   activity: boolean;
   login: string;
@@ -32,8 +31,8 @@ export interface DiscordSession {
 
 export class NoChannel extends Error {}
 
-export async function discordSignIn(http: Http): Promise<DiscordSession> {
-  const config = await http.json<Config>('/api/config');
+/** `config`: GET /api/config, fetched by the caller while this chunk loads. */
+export async function discordSignIn(config: Config, http: Http): Promise<DiscordSession> {
   const sdk = new DiscordSDK(config.client_id, { disableConsoleLogOverride: true });
   await sdk.ready();
   const channel = sdk.channelId;

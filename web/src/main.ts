@@ -2,11 +2,12 @@
 // browser use the session cookie of /c/{channel}. Then one socket feeds the app.
 
 import { App, type Loaders } from './app';
-import { browserSignIn, loginHref } from './auth';
+import { browserSignIn, channelFromPath, loginHref } from './auth';
 import { forgetWidths } from './board/tag';
 import { json, post } from './http';
 import { normalize, type Words } from './i18n';
 import { Net, type Clock } from './net';
+import type { Config } from './discord';
 import type { BoardData, Signed, WordsAnswer } from './protocol';
 
 const loaders: Loaders = {
@@ -40,11 +41,18 @@ function socketUrl(): string {
   return `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`;
 }
 
-function connect(app: App, signed: Signed, renew: (() => Promise<Signed>) | null): void {
+function connect(app: App, signed: Signed, renew: (() => Promise<Signed>) | null,
+  early: WebSocket | null = null): void {
   const w = (): Words => app.words;
+  let first = early;
   const net: Net = new Net({
     url: socketUrl(), session: signed.session, channel: signed.channel, pageId: pageId(),
-    open: (url) => new WebSocket(url), clock,
+    open: (url) => {
+      const s = first ?? new WebSocket(url);
+      first = null;
+      return s;
+    },
+    clock,
     on: {
       snap: (v, d) => app.snap(v, d),
       ack: (id, v) => app.ack(id, v),
@@ -85,9 +93,11 @@ async function boot(): Promise<void> {
   const fail = (): void => app.notice('closed', app.words.t('web.failed'), undefined, () => location.reload());
   try {
     if (new URLSearchParams(location.search).has('frame_id')) {
+      const config = json<Config>('/api/config'); // while the SDK's chunk loads
+      config.catch(() => undefined); // (a failure is met below, when awaited)
       const { discordSignIn, NoChannel } = await loadDiscord();
       try {
-        const d = await discordSignIn({ json, post });
+        const d = await discordSignIn(await config, { post });
         document.body.dataset.platform = d.platform;
         connect(app, d.signed, d.renew);
       } catch (e) {
@@ -97,11 +107,14 @@ async function boot(): Promise<void> {
       }
       return;
     }
+    // the socket's handshake runs while the session is fetched (hello waits for the session)
+    const socket = channelFromPath(location.pathname) ? new WebSocket(socketUrl()) : null;
     const r = await browserSignIn(location.pathname);
     if (r.ok) {
-      connect(app, r.signed, null);
+      connect(app, r.signed, null, socket);
       return;
     }
+    socket?.close();
     await early;
     if (r.why === 'no_channel') app.notice('closed', app.words.t('web.no_channel'));
     else {

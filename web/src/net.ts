@@ -175,6 +175,9 @@ export class Net {
     sock.onclose = sock.onerror = () => {
       if (this.sock === sock) this.lost();
     };
+    // a socket opened before sign-in finished (main.ts opens it early) may be open already
+    if (sock.readyState === OPEN) sock.onopen?.(new Event('open'));
+    else if (sock.readyState > OPEN) this.lost();
   }
 
   private drop(): void {

@@ -156,11 +156,16 @@ export function invalidate(d: Drawing): void {
   for (const r of d.regions.values()) r.tokensKey = r.stateKey = r.label = '';
 }
 
-/** Flash the regions the newest action changed (the class is set again to restart it). */
+let flip = false;
+
+/** Flash the regions the newest action changed. Each flash names the other of two equal
+ * animations, which restarts it without forcing a layout. */
 export function flash(d: Drawing, ids: readonly number[]): void {
-  const els = ids.map((id) => d.regions.get(id)?.area).filter((e): e is SVGGElement => !!e);
-  for (const r of d.regions.values()) r.area.classList.remove('changed');
-  if (els.length === 0) return;
-  void d.svg.getBoundingClientRect(); // one reflow, so the animation starts again
-  for (const el of els) el.classList.add('changed');
+  const changed = new Set(ids);
+  flip = !flip;
+  for (const [id, r] of d.regions) {
+    const on = changed.has(id);
+    if (on) r.area.dataset.flash = flip ? 'a' : 'b';
+    if (on || r.area.classList.contains('changed')) r.area.classList.toggle('changed', on);
+  }
 }

@@ -26,6 +26,7 @@ export const LABEL_FONT = '"DejaVu Sans Condensed", "Liberation Sans Narrow", "A
   '"Roboto Condensed", "SW Thai", "Noto Sans Thai", sans-serif-condensed, sans-serif';
 
 let ctx: CanvasRenderingContext2D | null | undefined;
+let ctxFont = '';
 const widths = new Map<string, number>();
 
 /** Drawn width of `text` in a bold font (a canvas measures; cached). */
@@ -36,7 +37,8 @@ export function measure(text: string, size: number, family: string): number {
   if (ctx === undefined) ctx = document.createElement('canvas').getContext('2d');
   let w = text.length * size * 0.6;
   if (ctx) {
-    ctx.font = `700 ${size}px ${family}`;
+    const font = `700 ${size}px ${family}`;
+    if (font !== ctxFont) ctx.font = ctxFont = font; // parsing a font string is not free
     w = ctx.measureText(text).width;
   }
   widths.set(key, w);
