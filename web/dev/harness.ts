@@ -1,5 +1,5 @@
 // Dev harness (not shipped): the page's app on the fixtures, with a fake server in the page.
-// Query: ?snap=conquest|redeploy|spectator  &lang=th  &refuse=1  &hints=1  &finished=1
+// Query: ?snap=conquest|redeploy|spectator  &lang=th  &refuse=1  &hints=1  &finished=1  &left=5400 (s)
 //        &pick=1 (a pick turn)  &dialog=decline (open a dialog)  &select=13 (tap a region)
 
 import { App } from '../src/app';
@@ -19,6 +19,8 @@ function shaped(d: Snapshot): Snapshot {
   const lang = q.get('lang');
   if (lang) d.me.lang = lang;
   if (q.get('hints')) d.game.hints = true;
+  const left = q.get('left');
+  if (left) d.clock.deadline = Date.now() / 1000 + Number(left);
   if (q.get('pick') && d.moves) {
     d.moves.pick = true;
     d.moves.targets = [];

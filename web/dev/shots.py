@@ -1,6 +1,7 @@
 """Screenshots of the dev harness (not shipped): python web/dev/shots.py OUTDIR [name=query ...]
 
-Needs `npm run dev` running (PORT, default 8765) and Python playwright with Debian's chromium."""
+Needs `npm run dev` running (PORT, default 8765) and Python playwright with Debian's chromium.
+PALETTE=1 stores them on a 256-colour palette (what docs/ keeps: a quarter of the bytes)."""
 
 from __future__ import annotations
 
@@ -42,6 +43,11 @@ def main() -> None:
                 page.wait_for_timeout(500)
                 path = out / f"{name}-{size}.png"
                 page.screenshot(path=str(path))
+                if os.environ.get("PALETTE"):
+                    from PIL import Image
+                    with Image.open(path) as im:
+                        small = im.convert("RGB").quantize(256, dither=Image.Dither.NONE)
+                    small.save(path, optimize=True)
                 print(path, "errors:" if errors else "", *errors)
                 ctx.close()
         browser.close()
