@@ -160,7 +160,8 @@ class Hub:
                     return
                 started = self.now()
                 view = await self.view(channel_id, fresh=True)
-                await self._send_all(view, boards)
+                if view.public is not None:
+                    await self._send_all(view, boards)
                 self.metrics.refreshed(self.now() - started)
         except Exception:  # noqa: BLE001 - one channel's trouble must not stop the others
             log.exception("refreshing the boards of channel %s failed", channel_id)
@@ -267,8 +268,7 @@ class Hub:
 
     async def snapshot(self, view: View, board: Board) -> dict[str, Any]:
         """One board's snapshot of `view` (docs/web.md)."""
-        if view.public is None:
-            return {"t": "snap", "v": 0, "d": None}
+        assert view.public is not None, "no snapshot of a channel without a game"
         user = board.viewer.user_id
         moves = view.moves if view.actor_id == user else None
         body = snapshot.for_viewer(view.public, view.state, user_id=user,
@@ -286,9 +286,11 @@ class Hub:
             return {}
         return {s.user_id: s.name for s in view.game.players if s.user_id}
 
-    async def hello(self, board: Board) -> str:
-        """The first snapshot of a board that (re)joined."""
+    async def hello(self, board: Board) -> str | None:
+        """The first snapshot of a board that (re)joined (None: the channel has no game)."""
         view = await self.view(board.channel_id)
+        if view.public is None:
+            return None
         self._views.setdefault(board.channel_id, view)
         board.sent += 1
         return await self.snapshot_text(view, board)

@@ -148,7 +148,13 @@ class Sockets:
             return None
         board = Board(viewer, channel_id, await self._language(viewer, channel_id), sink)
         self.hub.open(board)
-        await sink.send_json_text(await self.hub.hello(board))
+        first = await self.hub.hello(board)
+        if first is None:
+            self.hub.close(board)
+            await self._bye(sink, "no_game", "No game has been played in this channel yet: "
+                                             "open the board from a game's channel.")
+            return None
+        await sink.send_json_text(first)
         return board
 
     async def _language(self, viewer: Session, channel_id: int) -> str:

@@ -152,8 +152,8 @@ async def test_sign_in_answers_refuse_bad_codes_and_foreign_origins(fake_discord
         bye = await board.next(lambda m: m.get("t") == "bye")
         assert bye["code"] == "session_expired"
         board = await BoardSocket.open(http, base, session, fake.channel, who="ann")
-        empty = await board.next(lambda m: m.get("t") == "snap")
-        assert empty["d"] is None  # no game in the channel yet
+        empty = await board.next(lambda m: m.get("t") == "bye")
+        assert empty["code"] == "no_game" and not board.snaps()  # no game in the channel yet
         async with http.get(f"{base}/api/board/official-3p") as resp:
             drawing = await resp.json()
         printed = engine.data.board("official-3p")
@@ -163,7 +163,7 @@ async def test_sign_in_answers_refuse_bad_codes_and_foreign_origins(fake_discord
             assert resp.status == 404 and (await resp.json())["error"]["code"] == "not_found"
         async with http.get(f"{base}/metrics") as resp:
             text = await resp.text()
-        assert "smallworld_web_boards 1" in text and 'sign_ins_total{result="activity"} 1' in text
+        assert "smallworld_web_boards 0" in text  # the board without a game was closed and 'sign_ins_total{result="activity"} 1' in text
         assert 'sign_ins_total{result="failed"} 1' in text
         assert session not in text
         await board.close()

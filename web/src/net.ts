@@ -66,8 +66,10 @@ interface Unanswered {
 }
 
 export class Net {
-  /** The newest version received. */
+  /** The version (log revision) and game of the newest snapshot: an action names the board it
+   * was aimed at, and the server refuses it as stale if the game moved on. */
   v = 0;
+  g = 0;
   private sock: SocketLike | null = null;
   private session: string;
   private readonly opts: NetOptions;
@@ -111,11 +113,11 @@ export class Net {
 
   /** Send an action; the id it went with. */
   act(a: Act): string {
-    return this.track({ t: 'act', id: this.nextId('a'), v: this.v, a });
+    return this.track({ t: 'act', id: this.nextId('a'), g: this.g, v: this.v, a });
   }
 
   undo(): string {
-    return this.track({ t: 'undo', id: this.nextId('u'), v: this.v });
+    return this.track({ t: 'undo', id: this.nextId('u'), g: this.g, v: this.v });
   }
 
   hint(): string {
@@ -224,8 +226,11 @@ export class Net {
       case 'snap':
         this.attempts = 0;
         this.setLive(true);
-        if (typeof msg.v === 'number' && msg.v > this.v) {
+        // a socket brings its snapshots in order, newest last (an undo's too: its revision is
+        // newer, its board older), and a reconnect's first one is the whole truth: each is shown
+        if (typeof msg.v === 'number' && msg.d) {
           this.v = msg.v;
+          this.g = msg.d.game.id;
           on.snap(msg.v, msg.d);
         }
         break;

@@ -166,8 +166,8 @@ export interface Snapshot {
 
 export type ClientMsg =
   | { t: 'hello'; session: string; channel: string; v: number }
-  | { t: 'act'; id: string; v: number; a: Act }
-  | { t: 'undo'; id: string; v: number }
+  | { t: 'act'; id: string; g: number; v: number; a: Act }
+  | { t: 'undo'; id: string; g: number; v: number }
   | { t: 'hint'; id: string }
   | { t: 'ping' };
 

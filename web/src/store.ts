@@ -91,7 +91,6 @@ function carried(ui: UI, snap: Snapshot): Partial<UI> {
 export function reduce(state: State, ev: Event): State {
   switch (ev.type) {
     case 'snap': {
-      if (ev.v <= state.v) return state; // not newer: already shown
       const movesKey = JSON.stringify(ev.d.moves ?? null) + String(ev.d.me.acts);
       let ui = state.ui;
       const p = ui.pending;

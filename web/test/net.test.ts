@@ -77,13 +77,12 @@ describe('hello', () => {
     last().open();
     expect(last().sent[0]).toEqual({ t: 'hello', session: 'SECRET', channel: '555', v: 0 });
   });
-  it('ignores a snapshot not newer than its own version', () => {
+  it('shows every snapshot in the order its socket brings it, a fresh game\'s revision 0 too', () => {
     last().open();
+    last().receive({ t: 'snap', v: 0, d });
     last().receive({ t: 'snap', v: 41, d });
-    last().receive({ t: 'snap', v: 41, d });
-    last().receive({ t: 'snap', v: 40, d });
     last().receive({ t: 'snap', v: 42, d });
-    expect(got.snaps).toEqual([41, 42]);
+    expect(got.snaps).toEqual([0, 41, 42]);
     expect(got.live).toEqual([true]);
   });
 });
@@ -140,7 +139,8 @@ describe('actions', () => {
     last().open();
     last().receive({ t: 'snap', v: 41, d });
     const id = net.act({ do: 'conquer', region: 16 });
-    expect(last().sent.at(-1)).toEqual({ t: 'act', id, v: 41, a: { do: 'conquer', region: 16 } });
+    expect(last().sent.at(-1)).toEqual({ t: 'act', id, g: d.game.id, v: 41,
+      a: { do: 'conquer', region: 16 } });
     clock.advance(2000);
     last().receive({ t: 'pong' });
     clock.advance(3100);
