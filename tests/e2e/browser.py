@@ -27,6 +27,10 @@ CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/c
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 PHONE = {"width": 390, "height": 844}
+# what Chromium itself logs as errors that are no fault of the page: a resource answered
+# with an error status (recorded apart, with its address) and a socket refused while the bot
+# is down (the page reconnects: a restart test wants exactly that)
+BROWSER_NOTES = ("Failed to load resource", "WebSocket connection to")
 DESKTOP = {"width": 1280, "height": 800}
 
 HOST = """<!doctype html>
@@ -102,12 +106,19 @@ async def chromium() -> AsyncIterator[Any]:
 
 
 class Frames:
-    """Every WebSocket frame a page received, as text (for the coin scans)."""
+    """Every WebSocket frame a page (and its frames) received and sent, as text (for the coin
+    scans), and every script error it raised or logged."""
 
     def __init__(self, page: Any) -> None:
         self.received: list[str] = []
         self.sent: list[str] = []
+        self.errors: list[str] = []
         page.on("websocket", self._socket)
+        page.on("pageerror", lambda exc: self.errors.append(f"pageerror: {exc}"))
+        page.on("console", lambda m: self.errors.append(f"console: {m.text}")
+                if m.type == "error" and not m.text.startswith(BROWSER_NOTES) else None)
+        page.on("response", lambda r: self.errors.append(f"HTTP {r.status}: {r.url}")
+                if r.status >= 400 else None)
 
     def _socket(self, ws: Any) -> None:
         ws.on("framereceived", lambda payload: self.received.append(_text(payload)))
