@@ -23,6 +23,11 @@ CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 LOADS = 5
+TIMELINE = """JSON.stringify(
+  performance.getEntriesByType('mark').map(m => [m.name, Math.round(m.startTime)]).concat(
+  performance.getEntriesByType('resource').map(r => [r.name.split('/').slice(3).join('/'),
+                                                     Math.round(r.startTime),
+                                                     Math.round(r.responseEnd)])))"""
 
 
 async def _one_load(browser: Any, url: str, sign_ins: list[str], throttle: float,
@@ -50,6 +55,8 @@ async def _one_load(browser: Any, url: str, sign_ins: list[str], throttle: float
     else:
         await page.wait_for_load_state("load")
     took = time.perf_counter() - start
+    if live and os.environ.get("PAGE_MARKS"):  # where the time went: marks and requests
+        print(await page.evaluate(TIMELINE))
     await page.wait_for_timeout(300)  # late responses (pieces, words) still count
     await context.close()
     return took, sum(sizes.values()), sum(frames[:1])

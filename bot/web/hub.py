@@ -196,6 +196,11 @@ class Hub:
 
     # -- building views -------------------------------------------------------------------
 
+    async def game_of(self, channel_id: int) -> GameRow | None:
+        """The game a channel's board shows (the view's, when the channel is watched)."""
+        view = self._views.get(channel_id)
+        return view.game if view is not None else await self._game(channel_id)
+
     async def _game(self, channel_id: int) -> GameRow | None:
         """The channel's open game, else its last started one (a finished game's board stays
         open for its reveal and story)."""

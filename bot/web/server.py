@@ -10,6 +10,7 @@ the channel sees the same posts. Health and Prometheus text for operators at /he
 from __future__ import annotations
 
 import logging
+import re
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -144,7 +145,13 @@ class WebServer:
     # -- pages and assets ----------------------------------------------------------------
 
     async def page(self, request: web.Request) -> web.StreamResponse:
-        blob = self.assets.page_file("index.html")
+        """The page: /c/<channel> in a browser, / inside Discord (channel_id in the query)."""
+        channel = request.match_info.get("channel") or request.query.get("channel_id", "")
+        board = None
+        if channel.isdigit() and len(channel) <= 20:
+            game = await self.hub.game_of(int(channel))
+            board = game.board if game is not None else None
+        blob = await self.assets.page_for(board)
         if blob is None:
             return error(503, "no_page", "The board page was not built (npm run build in web/).")
         resp = serve(request, blob)
@@ -155,7 +162,9 @@ class WebServer:
         blob = self.assets.page_file(request.match_info["name"])
         if blob is None:
             raise web.HTTPNotFound()
-        return serve(request, blob, immutable="v" in request.query)
+        # a digest in the name (discord-<digest>.js) or the query (app.js?v=): never changes
+        named = re.search(r"-[0-9a-f]{8,}\.", request.match_info["name"]) is not None
+        return serve(request, blob, immutable=named or "v" in request.query)
 
     async def config(self, request: web.Request) -> web.Response:
         return web.json_response({"client_id": str(self.client.application_id or ""),
