@@ -256,6 +256,7 @@ export class App {
     else if (s.conn === 'connecting') this.veil.hidden = false;
     this.offline.hidden = !(s.conn === 'connecting' && snap);
     this.board.update(snap, s.ui, w, s.v);
+    this.board.flush(); // already in an animation frame: draw the map in this one
     this.status.update(s, w);
     this.players.update(snap, w);
     this.row.update(snap, w, !!movesOf(snap)?.pick && !isBusy);
