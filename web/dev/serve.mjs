@@ -57,14 +57,17 @@ function route(url, req) {
   if (path === '/api/session') {
     const channel = /\/c\/(\d+)/.exec(req.headers.referer ?? '')?.[1] ?? '1';
     if (!FIXTURE[channel]) return ['.json', null, 401];
-    return ['.json', JSON.stringify({ session: `dev-${channel}`, user: { id: '102', name: 'Bob' } })];
+    // the optional `board` (docs/web.md): DEV_NO_BOARD=1 leaves it out
+    const board = process.env.DEV_NO_BOARD ? undefined : 'official-4p';
+    return ['.json', JSON.stringify({ session: `dev-${channel}`, user: { id: '102', name: 'Bob' }, board })];
   }
   if (path === '/' && url.searchParams.has('frame_id')) return ['.html', readFileSync(join(root, 'bot', 'web', 'static', 'index.html'))];
   if (path === '/') return ['.html', page()];
   if (path === '/dev/discord.html') return ['.html', readFileSync(join(here, 'discord.html'))];
   if (path === '/api/config') return ['.json', JSON.stringify({ client_id: '1', activity: true, login: '/auth/login' })];
   if (path === '/api/token' && req.method === 'POST') {
-    return ['.json', JSON.stringify({ access_token: 'dev-access', session: 'dev-1', user: { id: '102', name: 'Bob' } })];
+    return ['.json', JSON.stringify({ access_token: 'dev-access', session: 'dev-1', user: { id: '102', name: 'Bob' },
+      board: process.env.DEV_NO_BOARD ? undefined : 'official-4p' })];
   }
   if (path === '/dev/harness.js') return ['.js', harness()];
   if ((m = /^\/static\/([\w.-]+)$/.exec(path))) return [m[1].slice(m[1].lastIndexOf('.')), file(join(root, 'bot', 'web', 'static', m[1]))];
