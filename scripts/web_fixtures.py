@@ -10,7 +10,9 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
+import ai
 import engine
 from bot.game.moves import dump
 from bot.game.panel import targets
@@ -32,7 +34,8 @@ def game_row(state: engine.GameState, version: int) -> GameRow:
                    finished_at=None)
 
 
-def snap(state: engine.GameState, version: int, viewer: int, lines: list[str]) -> dict:
+def snap(state: engine.GameState, version: int, viewer: int, lines: list[str],
+         lang: str = "en") -> dict[str, Any]:
     game = game_row(state, version)
     pub = snapshot.public(game, state, deadline=1_900_000_000.0, names=NAMES)
     my_moves = None
@@ -42,8 +45,30 @@ def snap(state: engine.GameState, version: int, viewer: int, lines: list[str]) -
         my_moves = snapshot.moves(state, legal, targets(state, legal, obs), end_asks=False,
                                   undo=False)
     body = snapshot.for_viewer(pub, state, user_id=viewer, name=NAMES.get(viewer, "Guest"),
-                               lang="en", lines=lines, my_moves=my_moves)
+                               lang=lang, lines=lines, my_moves=my_moves)
     return {"t": "snap", "v": version, "d": body}
+
+
+def uid_of(seat: str | None) -> int:
+    return next(uid for uid, name in NAMES.items() if name.lower() == seat)
+
+
+def survivors(state: engine.GameState) -> dict[str, Any]:
+    """Easy AI seats play until an attacked player must place her survivors: the viewer."""
+    s = state
+    while s.stage is not engine.Stage.SURVIVORS:
+        if s.finished:
+            raise SystemExit("no survivors to place in the whole game")
+        s = engine.apply(s, ai.choose(s, "easy", seed=3)).state
+    return snap(s, 55, uid_of(s.actor), ["Her tokens were driven out."])
+
+
+def finished(state: engine.GameState) -> dict[str, Any]:
+    """A whole game played by easy AI seats: the reveal (everybody's coins, the ranking)."""
+    s = state
+    while not s.finished:
+        s = engine.apply(s, ai.choose(s, "easy", seed=3)).state
+    return snap(s, 400, 101, ["The game is over."])
 
 
 def main() -> int:
@@ -64,6 +89,11 @@ def main() -> int:
             break
         s = engine.apply(s, engine.parse_action(conquer[0])).state
     files["snap-redeploy.json"] = snap(s, 49, actor, ["Bob conquers."])
+    files["snap-conquest-th.json"] = snap(state, 41, actor, ["Bob readies his Trolls."], "th")
+    fresh = engine.new_game("official-4p", [n.lower() for n in NAMES.values()], seed=7)
+    files["snap-pick.json"] = snap(fresh, 1, uid_of(fresh.actor), ["A new game starts."])
+    files["snap-survivors.json"] = survivors(fresh)
+    files["snap-finished.json"] = finished(fresh)
     for name, body in files.items():
         (OUT / name).write_text(json.dumps(body, indent=1, sort_keys=True) + "\n")
     print(f"wrote {len(files) + 1} files to {OUT}")

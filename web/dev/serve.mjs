@@ -3,7 +3,8 @@
 //   /?snap=...     the dev harness (dev/harness.ts, bundled on each request) on the fixtures
 //   /c/1 /c/2 /c/3 the BUILT page (bot/web/static) on its real boot path: GET /api/session, then
 //                  a WebSocket speaking the protocol with the conquest / redeploy / spectator
-//                  fixture (acts are acked with a new version); /c/4: conquest, every act refused
+//                  fixture (acts are acked with a new version); /c/4: conquest, every act refused;
+//                  /c/5 pick, /c/6 survivors, /c/7 finished, /c/8 conquest in Thai
 //   /c/9           a channel whose session is refused (401): the sign-in link
 //   /dev/discord.html  the built page inside a fake Discord parent (the SDK's handshake,
 //                  AUTHORIZE, AUTHENTICATE; POST /api/token answers a session for channel 1)
@@ -46,7 +47,8 @@ function file(path) {
   return existsSync(p) ? readFileSync(p) : null;
 }
 
-const FIXTURE = { 1: 'conquest', 2: 'redeploy', 3: 'spectator', 4: 'conquest' }; // 4 refuses every act
+const FIXTURE = { 1: 'conquest', 2: 'redeploy', 3: 'spectator', 4: 'conquest', 5: 'pick', 6: 'survivors',
+  7: 'finished', 8: 'conquest-th' }; // 4 refuses every act
 
 function route(url, req) {
   const path = url.pathname;
@@ -55,14 +57,17 @@ function route(url, req) {
   if (path === '/api/session') {
     const channel = /\/c\/(\d+)/.exec(req.headers.referer ?? '')?.[1] ?? '1';
     if (!FIXTURE[channel]) return ['.json', null, 401];
-    return ['.json', JSON.stringify({ session: `dev-${channel}`, user: { id: '102', name: 'Bob' } })];
+    // the optional `board` (docs/web.md): DEV_NO_BOARD=1 leaves it out
+    const board = process.env.DEV_NO_BOARD ? undefined : 'official-4p';
+    return ['.json', JSON.stringify({ session: `dev-${channel}`, user: { id: '102', name: 'Bob' }, board })];
   }
   if (path === '/' && url.searchParams.has('frame_id')) return ['.html', readFileSync(join(root, 'bot', 'web', 'static', 'index.html'))];
   if (path === '/') return ['.html', page()];
   if (path === '/dev/discord.html') return ['.html', readFileSync(join(here, 'discord.html'))];
   if (path === '/api/config') return ['.json', JSON.stringify({ client_id: '1', activity: true, login: '/auth/login' })];
   if (path === '/api/token' && req.method === 'POST') {
-    return ['.json', JSON.stringify({ access_token: 'dev-access', session: 'dev-1', user: { id: '102', name: 'Bob' } })];
+    return ['.json', JSON.stringify({ access_token: 'dev-access', session: 'dev-1', user: { id: '102', name: 'Bob' },
+      board: process.env.DEV_NO_BOARD ? undefined : 'official-4p' })];
   }
   if (path === '/dev/harness.js') return ['.js', harness()];
   if ((m = /^\/static\/([\w.-]+)$/.exec(path))) return [m[1].slice(m[1].lastIndexOf('.')), file(join(root, 'bot', 'web', 'static', m[1]))];

@@ -22,8 +22,8 @@ export async function browserSignIn(path: string): Promise<BrowserSignIn> {
   const channel = channelFromPath(path);
   if (!channel) return { ok: false, why: 'no_channel', channel: null };
   try {
-    const s = await json<{ session: string; user: Signed['user'] }>('/api/session');
-    return { ok: true, signed: { session: s.session, user: s.user, channel } };
+    const s = await json<{ session: string; user: Signed['user']; board?: string }>('/api/session');
+    return { ok: true, signed: { session: s.session, user: s.user, channel, board: s.board } };
   } catch (e) {
     if (e instanceof HttpError && e.status === 401) return { ok: false, why: 'signed_out', channel };
     throw e;

@@ -20,6 +20,7 @@ interface TokenAnswer {
   access_token: string;
   session: string;
   user: Signed['user'];
+  board?: string;
 }
 
 export interface DiscordSession {
@@ -44,7 +45,7 @@ export async function discordSignIn(config: Config, http: Http): Promise<Discord
     });
     const answer = await http.post<TokenAnswer>('/api/token', { code });
     await sdk.commands.authenticate({ access_token: answer.access_token });
-    return { session: answer.session, user: answer.user, channel };
+    return { session: answer.session, user: answer.user, channel, board: answer.board };
   };
   return { signed: await signIn(), platform: sdk.platform, renew: signIn };
 }

@@ -44,6 +44,7 @@ function socketUrl(): string {
 function connect(app: App, signed: Signed, renew: (() => Promise<Signed>) | null,
   early: WebSocket | null = null): void {
   const w = (): Words => app.words;
+  app.prefetchBoard(signed.board);
   let first = early;
   const net: Net = new Net({
     url: socketUrl(), session: signed.session, channel: signed.channel, pageId: pageId(),

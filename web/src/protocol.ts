@@ -197,6 +197,9 @@ export interface Signed {
   session: string;
   channel: string;
   user: { id: string; name: string };
+  /** The board key of the channel's game, when the server says it with the session: its
+   * drawing data is fetched while the socket connects. */
+  board?: string;
 }
 
 /** Every HTTP error (docs/web.md). */

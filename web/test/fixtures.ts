@@ -12,12 +12,14 @@ export function board(): BoardData {
   return JSON.parse(readFileSync(join(DIR, 'board-official-4p.json'), 'utf8')) as BoardData;
 }
 
-export function snap(name: 'conquest' | 'redeploy' | 'spectator'): { v: number; d: Snapshot } {
+export type Fixture = 'conquest' | 'redeploy' | 'spectator' | 'pick' | 'survivors' | 'finished' | 'conquest-th';
+
+export function snap(name: Fixture): { v: number; d: Snapshot } {
   return JSON.parse(readFileSync(join(DIR, `snap-${name}.json`), 'utf8')) as { v: number; d: Snapshot };
 }
 
 /** A state that has received one fixture snapshot. */
-export function stateOf(name: 'conquest' | 'redeploy' | 'spectator'): State {
+export function stateOf(name: Fixture): State {
   const s = snap(name);
   return reduce(initial(), { type: 'snap', v: s.v, d: s.d });
 }

@@ -118,3 +118,27 @@ describe('viewers who must not act', () => {
     expect(tapRegion(s, 16)).toEqual({});
   });
 });
+
+describe('more positions made by the bot (scripts/web_fixtures.py)', () => {
+  it('a pick turn: a combo card picks, a region does nothing', () => {
+    const s = stateOf('pick');
+    expect(pickSlot(s, 3).send).toEqual({ kind: 'act', a: { do: 'pick', slot: 3 } });
+    expect(tapRegion(s, 16)).toEqual({});
+  });
+  it('survivors: a tap on her region offers to deploy them there', () => {
+    const s = stateOf('survivors');
+    expect(s.snap?.moves?.defender).toBe(true);
+    const o = tapRegion(s, 33);
+    expect(o.ui?.dialog).toEqual({ kind: 'region', region: 33 });
+    expect(regionChoices(s.snap!.moves, 33).map((c) => c.out)).toEqual([
+      { kind: 'act', a: { do: 'deploy', region: 33, count: 1 }, region: 33 },
+      { kind: 'act', a: { do: 'deploy', region: 33, count: 2 }, region: 33 }]);
+  });
+  it('a finished game: nobody acts, everybody\'s coins are public', () => {
+    const s = stateOf('finished');
+    expect(s.snap?.finished).toBe(true);
+    expect(tapRegion(s, 33)).toEqual({});
+    expect(s.snap?.players.every((p) => typeof p.coins === 'number')).toBe(true);
+    expect(s.snap?.ranking?.[0]?.rank).toBe(1);
+  });
+});

@@ -54,6 +54,13 @@ describe('what each region shows', () => {
     const differ = a.filter((r, i) => r.tokens !== z[i]!.tokens).map((r) => r.id);
     expect(differ).toEqual([16]);
   });
+  it('once conquests are over, her regions with something to do are ringed; not while she conquers', () => {
+    const survivors = stateOf('survivors');
+    const shows = showRegions(b, survivors.snap, survivors.ui, w).filter((r) => r.ring === 'own').map((r) => r.id);
+    expect(shows).toEqual([33]);
+    const conquest = stateOf('conquest');
+    expect(showRegions(b, conquest.snap, conquest.ui, w).some((r) => r.ring === 'own')).toBe(false);
+  });
   it('the pending region is marked', () => {
     const s = reduce(stateOf('conquest'), { type: 'sent', id: 'a1', region: 16 });
     expect(showRegions(b, s.snap, s.ui, w).filter((r) => r.pending).map((r) => r.id)).toEqual([16]);

@@ -71,6 +71,7 @@ describe('input and boot', () => {
     expect(isTap(TAP_PX + 1, 10, false)).toBe(false);
     expect(isTap(0, TAP_MS + 1, false)).toBe(false);
     expect(isTap(0, 10, true)).toBe(false);
+    expect(isTap(0, TAP_MS + 200, false, 'mouse')).toBe(true); // a slower click still clicks
   });
   it('keys on the map', () => {
     expect(keyCommand('ArrowUp')).toEqual({ kind: 'step', dir: 'up' });

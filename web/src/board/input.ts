@@ -8,6 +8,8 @@ import { clientToUser, pinch, unitsPerPixel, type Size, type View } from './view
 
 export const TAP_PX = 6;
 export const TAP_MS = 300;
+/** A mouse or pen press may be slower and still be a click (a steady hand, a careful one). */
+export const CLICK_MS = 800;
 
 export interface PointerHost {
   svg: SVGSVGElement;
@@ -33,8 +35,8 @@ export function regionOf(target: EventTarget | null): number | null {
 }
 
 /** Is this a tap: little movement, quickly, one pointer all along? */
-export function isTap(moved: number, ms: number, multi: boolean): boolean {
-  return !multi && moved <= TAP_PX && ms <= TAP_MS;
+export function isTap(moved: number, ms: number, multi: boolean, pointer = 'touch'): boolean {
+  return !multi && moved <= TAP_PX && ms <= (pointer === 'touch' ? TAP_MS : CLICK_MS);
 }
 
 export function bindPointers(h: PointerHost): () => void {
@@ -99,7 +101,8 @@ export function bindPointers(h: PointerHost): () => void {
   const onUp = (e: PointerEvent): void => {
     if (!downs.delete(e.pointerId)) return;
     if (downs.size === 1) beginPinch(); // a finger stays: it pans from here
-    if (downs.size === 0 && e.type === 'pointerup' && isTap(moved, e.timeStamp - startTime, multi)) {
+    if (downs.size === 0 && e.type === 'pointerup'
+      && isTap(moved, e.timeStamp - startTime, multi, e.pointerType)) {
       h.tap(startRegion);
     }
     if (downs.size < 2) pinchStart = null;

@@ -7,7 +7,7 @@ import type { BoardData, Player, RegionState, Snapshot } from '../protocol';
 import type { UI } from '../store';
 import { regionLabel } from './a11y';
 
-export type Ring = 'target' | 'selected' | 'dest' | null;
+export type Ring = 'target' | 'selected' | 'dest' | 'own' | null;
 
 export interface RegionShow {
   id: number;
@@ -44,6 +44,7 @@ export function showRegions(board: BoardData, snap: Snapshot | null, ui: UI,
   const from = ui.moveFrom;
   const pendingRegion = ui.pending?.region ?? null;
   const tribe = w.t('web.tribe');
+  const conquering = (moves?.targets.length ?? 0) > 0;
   return board.regions.map((geo) => {
     const reg = snap?.regions[String(geo.id)];
     const owned = !!reg?.owner && (reg.tokens ?? 0) > 0;
@@ -62,6 +63,8 @@ export function showRegions(board: BoardData, snap: Snapshot | null, ui: UI,
       ring = 'target';
       const cost = badgeCost(here);
       badge = cost === null ? 'die' : String(cost);
+    } else if (own && !conquering) {
+      ring = 'own'; // redeployment, survivors: her regions with something to do
     }
     const doing = moves ? { targets: from === null ? here : [], own, moveHere } : null;
     return {
