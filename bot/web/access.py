@@ -36,13 +36,15 @@ class Access:
         if hit is not None and self.now() - hit[0] < KEEP_S:
             return hit[1]
         allowed = await self._ask(user_id, channel_id)
+        if allowed is None:  # Discord could not say: no, for now, and ask again next time
+            return False
         self._seen[key] = (self.now(), allowed)
         self._seen.move_to_end(key)
         while len(self._seen) > KEPT:
             self._seen.popitem(last=False)
         return allowed
 
-    async def _ask(self, user_id: int, channel_id: int) -> bool:
+    async def _ask(self, user_id: int, channel_id: int) -> bool | None:
         channel = self.client.get_channel(channel_id)
         try:
             if channel is None:
@@ -55,7 +57,7 @@ class Access:
             return False
         except discord.HTTPException as exc:
             log.info("could not check channel %s for member %s: %s", channel_id, user_id, exc)
-            return False
+            return None
         if not isinstance(channel, discord.abc.GuildChannel | discord.Thread):
             return False
         return bool(channel.permissions_for(member).view_channel)

@@ -182,6 +182,12 @@ class Sockets:
             await self._send(sink, {"t": "err", "id": msg.id, "code": "rate_limited",
                                     "text": "Slow down a little."})
             return
+        if not await self.access.can_view(board.viewer.user_id, board.channel_id):
+            # she lost sight of the channel since she opened its board (checked again at most
+            # once a minute): no more actions, and the board closes
+            await self._bye(sink, "not_allowed", "Only members who can see that channel can "
+                                                 "open its board.")
+            return
         if isinstance(msg, Act):
             answer = await self.actions.act(board, msg.id, msg.g, msg.v, msg.a)
         elif isinstance(msg, Undo):

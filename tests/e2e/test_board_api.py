@@ -15,6 +15,7 @@ from board_setup import BoardSocket, sign_in, web_bot
 from fakediscord import FakeDiscord
 
 import engine
+from bot.store import Seat
 
 
 async def _two_player_game(fake: FakeDiscord, ann: dict[str, Any], bob: dict[str, Any]
@@ -168,3 +169,86 @@ async def test_sign_in_answers_refuse_bad_codes_and_foreign_origins(fake_discord
         assert session not in text
         await board.close()
     assert json.dumps(fake.token_exchanges).count(fake.client_secret) == 0
+
+
+async def test_a_member_who_loses_the_channel_loses_its_board(fake_discord: FakeDiscord,
+                                                              tmp_path: Path) -> None:
+    """Access is asked of Discord again (at most once a minute): once she is no longer a
+    member, her next action is refused and her board closes."""
+    fake = fake_discord
+    ann, bob = fake.add_user("ann"), fake.add_user("bob")
+    bot, base = web_bot(fake, tmp_path / "board.db")
+    async with fake.running(bot), aiohttp.ClientSession() as http:
+        await bot.wait_until_ready()
+        await _two_player_game(fake, ann, bob)
+        board = await BoardSocket.open(http, base, await sign_in(fake, http, base, bob),
+                                       fake.channel, who="bob")
+        snap = await board.snap_where(lambda m: True)
+        assert bot.web is not None
+        access = bot.web.sockets.access
+        later = access.now() + 61
+        access.now = lambda: later  # a minute on: the next action asks Discord again
+        del fake.guild["members"][bob["id"]]  # she left the server
+        mark = len(board.received)
+        await board.send({"t": "act", "g": snap["d"]["game"]["id"], "v": snap["v"],
+                          "a": {"do": "end"}})
+        bye = await board.next(lambda m: m.get("t") == "bye", after=mark)
+        assert bye["code"] == "not_allowed"
+        game = await bot.store.get_game(snap["d"]["game"]["id"])
+        assert game is not None and game.revision == snap["v"]  # nothing applied
+
+
+async def test_hints_and_a_finished_games_reveal_and_story(fake_discord: FakeDiscord,
+                                                           tmp_path: Path) -> None:
+    """The last round, played by the board: a hint on the way (the AI coach's words), then
+    the reveal (every seat's coins, public now) and the end card and replay behind a pass."""
+    fake = fake_discord
+    ann, bob = fake.add_user("ann"), fake.add_user("bob")
+    spec = {"board": "official-2p", "players": ["ann", "bob"], "seed": 3, "round": 10,
+            "current": "ann",
+            "seats": {"ann": {"coins": 7, "active": {"race": "Orcs", "power": "Hill",
+                                                     "hand": 0}},
+                      "bob": {"coins": 9, "active": {"race": "Elves", "power": "Forest",
+                                                     "hand": 0}}},
+            "regions": {"1": {"owner": "ann", "race": "Orcs", "tokens": 5},
+                        "20": {"owner": "bob", "race": "Elves", "tokens": 6}}}
+    bot, base = web_bot(fake, tmp_path / "board.db")
+    async with fake.running(bot), aiohttp.ClientSession() as http:
+        await bot.wait_until_ready()
+        inter = await fake.slash(ann, fake.channel, "sw new", options={"players": 2})
+        lobby = await fake.wait_for_reply(inter)
+        await fake.wait_for_reply(await fake.click(bob, lobby, label="Join"))
+        game = await bot.service.lobby(int(fake.channel["id"]))
+        await bot.service.store.start_game(
+            game.id, board="official-2p",
+            players=[Seat(int(ann["id"]), "ann"), Seat(int(bob["id"]), "bob")],
+            state=engine.dump_state(engine.load_scenario(spec)))
+        boards = {n: await BoardSocket.open(http, base, await sign_in(fake, http, base, u),
+                                            fake.channel, who=n)
+                  for n, u in (("ann", ann), ("bob", bob))}
+        await boards["ann"].snap_where(lambda m: True)
+        mark = len(boards["ann"].received)
+        hint_id = await boards["ann"].send({"t": "hint"})
+        hint = await boards["ann"].next(lambda m: m.get("id") == hint_id, after=mark,
+                                        timeout=30)
+        assert hint["t"] == "hint" and hint["text"] and hint["action"]["do"]
+        refused = await boards["bob"].send({"t": "hint"})
+        no = await boards["bob"].next(lambda m: m.get("id") == refused)
+        assert no["t"] == "err"  # not his turn: no hint for him
+        for name in ("ann", "bob"):
+            latest = await boards[name].snap_where(lambda m, n=name: m["d"]["actor"] == n)
+            assert (await boards[name].act({"do": "end"}, snap=latest))["t"] == "ack"
+        final = await boards["ann"].snap_where(lambda m: m["d"]["finished"])
+        players = final["d"]["players"]
+        assert all(isinstance(p["coins"], int) for p in players)  # the reveal: public now
+        assert final["d"]["ranking"] and final["d"]["moves"] is None
+        story = final["d"]["story"]
+        for link in story.values():
+            async with http.get(base + link) as resp:
+                body = await resp.read()
+            assert resp.status == 200 and body.startswith(b"\x89PNG")
+        forged = story["card"].split("?t=")[0] + "?t=" + story["card"].split("?t=")[1][::-1]
+        async with http.get(base + forged) as resp:
+            assert resp.status == 403
+        for b in boards.values():
+            await b.close()
