@@ -80,21 +80,28 @@ class Assets:
             found = self._made[key] = Blob.of(path.read_bytes(), _type(name))
         return found
 
-    async def page_for(self, board: str | None) -> Blob | None:
-        """index.html, told what the page will ask for first when the channel's board is known
-        (its drawing data and map layer: preloaded beside the script instead of after the
-        first snapshot and the data, which saves two round trips on a first load)."""
+    async def page_for(self, board: str | None, *, in_discord: bool = False) -> Blob | None:
+        """index.html, told what the page will ask for first: inside Discord the SDK's chunk,
+        and when the channel's board is known its drawing data and map layer. Preloaded beside
+        the script, they do not wait for it to run, nor for the first snapshot (two round
+        trips less on a first load)."""
         page = self.page_file("index.html")
-        drawing = await self.board(board) if board is not None and page is not None else None
-        if page is None or drawing is None or board is None:
-            return page
-        key = ("page", board)
+        if page is None:
+            return None
+        drawing = await self.board(board) if board is not None else None
+        key = ("page", f"{board if drawing is not None else ''}:{in_discord}")
         found = self._made.get(key)
         if found is None:
-            layer = json.loads(drawing.body).get("layer", "")
-            links = (f'<link rel="preload" as="fetch" crossorigin="anonymous" '
-                     f'href="/api/board/{board}"><link rel="preload" as="image" '
-                     f'href="{layer}">')
+            links = ""
+            if in_discord:
+                chunk = next(iter(sorted(self.static.glob("discord-*.js"))), None)
+                if chunk is not None:
+                    links += f'<link rel="modulepreload" href="/static/{chunk.name}">'
+            if drawing is not None:
+                layer = json.loads(drawing.body).get("layer", "")
+                links += (f'<link rel="preload" as="fetch" crossorigin="anonymous" '
+                          f'href="/api/board/{board}"><link rel="preload" as="image" '
+                          f'href="{layer}">')
             html = page.body.replace(b"</head>", links.encode() + b"</head>", 1)
             found = self._made[key] = Blob.of(html, page.content_type)
         return found

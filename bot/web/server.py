@@ -151,7 +151,7 @@ class WebServer:
         if channel.isdigit() and len(channel) <= 20:
             game = await self.hub.game_of(int(channel))
             board = game.board if game is not None else None
-        blob = await self.assets.page_for(board)
+        blob = await self.assets.page_for(board, in_discord="frame_id" in request.query)
         if blob is None:
             return error(503, "no_page", "The board page was not built (npm run build in web/).")
         resp = serve(request, blob)

@@ -44,7 +44,8 @@ export async function discordSignIn(config: Config, http: Http): Promise<Discord
       scope: ['identify'],
     });
     const answer = await http.post<TokenAnswer>('/api/token', { code });
-    await sdk.commands.authenticate({ access_token: answer.access_token });
+    // the board needs only our session: the SDK's authenticate runs beside the socket's hello
+    sdk.commands.authenticate({ access_token: answer.access_token }).catch(() => undefined);
     return { session: answer.session, user: answer.user, channel, board: answer.board };
   };
   return { signed: await signIn(), platform: sdk.platform, renew: signIn };

@@ -93,15 +93,19 @@ async function boot(): Promise<void> {
   const early = app.loadWords(normalize(navigator.language)); // before the snapshot says
   const fail = (): void => app.notice('closed', app.words.t('web.failed'), undefined, () => location.reload());
   try {
-    if (new URLSearchParams(location.search).has('frame_id')) {
+    const query = new URLSearchParams(location.search);
+    if (query.has('frame_id')) {
       const config = json<Config>('/api/config'); // while the SDK's chunk loads
       config.catch(() => undefined); // (a failure is met below, when awaited)
+      // the socket's handshake runs while the SDK signs in (hello waits for the session)
+      const socket = query.get('channel_id') ? new WebSocket(socketUrl()) : null;
       const { discordSignIn, NoChannel } = await loadDiscord();
       try {
         const d = await discordSignIn(await config, { post });
         document.body.dataset.platform = d.platform;
-        connect(app, d.signed, d.renew);
+        connect(app, d.signed, d.renew, socket);
       } catch (e) {
+        socket?.close();
         await early;
         if (e instanceof NoChannel) app.notice('closed', app.words.t('web.no_channel'));
         else fail();
