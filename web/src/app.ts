@@ -112,8 +112,10 @@ export class App {
     this.dispatch({ type: 'err', id, code, text });
   }
 
-  gotHint(id: string, text: string): void {
-    this.dispatch({ type: 'hint', id, text });
+  /** The AI coach's words; the region its action is on is ringed on the map. */
+  gotHint(id: string, text: string, action: Act | null = null): void {
+    const at = action?.region ?? action?.to ?? null;
+    this.dispatch({ type: 'hint', id, text, region: typeof at === 'number' ? at : null });
   }
 
   conn(conn: Conn): void {

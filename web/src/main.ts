@@ -58,7 +58,7 @@ function connect(app: App, signed: Signed, renew: (() => Promise<Signed>) | null
       snap: (v, d) => app.snap(v, d),
       ack: (id, v) => app.ack(id, v),
       err: (id, code, text) => app.err(id, code, text),
-      hint: (id, text) => app.gotHint(id, text),
+      hint: (id, text, action) => app.gotHint(id, text, action),
       state: (live) => app.conn(live ? 'live' : 'connecting'),
       bye: (code, text) => {
         if (code !== 'session_expired') {

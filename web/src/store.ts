@@ -35,6 +35,8 @@ export interface UI {
   pending: Pending | null;
   toast: Toast | null;
   hint: string | null;
+  /** The region the hint's action is on (ringed on the map), if any. */
+  hintAt: number | null;
 }
 
 export interface State {
@@ -50,7 +52,7 @@ export type Event =
   | { type: 'snap'; v: number; d: Snapshot }
   | { type: 'ack'; id: string; v: number }
   | { type: 'err'; id: string; code: string; text: string }
-  | { type: 'hint'; id: string; text: string }
+  | { type: 'hint'; id: string; text: string; region: number | null }
   | { type: 'conn'; conn: Conn }
   | { type: 'sent'; id: string; region: number | null }
   | { type: 'ui'; ui: Partial<UI> }
@@ -60,7 +62,10 @@ export type Event =
 export function initial(): State {
   return {
     conn: 'connecting', v: 0, snap: null, movesKey: '',
-    ui: { selected: null, moveFrom: null, dialog: null, pending: null, toast: null, hint: null },
+    ui: {
+      selected: null, moveFrom: null, dialog: null, pending: null, toast: null, hint: null,
+      hintAt: null,
+    },
   };
 }
 
@@ -95,7 +100,7 @@ export function reduce(state: State, ev: Event): State {
       let ui = state.ui;
       const p = ui.pending;
       if (p && p.ackV !== null && ev.v >= p.ackV) ui = { ...ui, pending: null };
-      if (movesKey !== state.movesKey) ui = { ...ui, hint: null, ...carried(ui, ev.d) };
+      if (movesKey !== state.movesKey) ui = { ...ui, hint: null, hintAt: null, ...carried(ui, ev.d) };
       return { ...state, v: ev.v, snap: ev.d, movesKey, ui };
     }
     case 'ack': {
@@ -112,7 +117,7 @@ export function reduce(state: State, ev: Event): State {
     case 'hint': {
       const p = state.ui.pending;
       const pending = p && p.id === ev.id ? null : p;
-      return { ...state, ui: { ...state.ui, pending, hint: ev.text } };
+      return { ...state, ui: { ...state.ui, pending, hint: ev.text, hintAt: ev.region } };
     }
     case 'conn':
       return ev.conn === state.conn ? state : { ...state, conn: ev.conn };

@@ -37,6 +37,12 @@ describe('what each region shows', () => {
     expect(shows.get(13)).toMatchObject({ ring: null, badge: null, tag: 'Tro', colour: '#0072b2' });
     expect(shows.get(36)).toMatchObject({ tag: 'Tribe' });
   });
+  it("the coach's suggestion is ringed apart, its cost kept", () => {
+    const s = reduce(stateOf('conquest'), { type: 'hint', id: 'h', text: '…', region: 16 });
+    const shows = new Map(showRegions(b, s.snap, s.ui, w).map((r) => [r.id, r]));
+    expect(shows.get(16)).toMatchObject({ ring: 'hint', badge: '2' });
+    expect(shows.get(8)).toMatchObject({ ring: 'target' });
+  });
   it('"move from" rings the destinations with how many may come', () => {
     const s = reduce(stateOf('redeploy'), { type: 'ui', ui: { moveFrom: 16, selected: 16 } });
     const shows = new Map(showRegions(b, s.snap, s.ui, w).map((r) => [r.id, r]));

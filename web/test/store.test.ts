@@ -74,3 +74,16 @@ describe('selection across versions', () => {
     expect(reduce(s, { type: 'toast-gone', seq: first + 1 }).ui.toast).toBeNull();
   });
 });
+
+describe('a hint', () => {
+  it('rings the region its action is on until her moves change', () => {
+    let s = stateOf('conquest');
+    s = reduce(s, { type: 'hint', id: 'h1', text: 'Conquer region 16', region: 16 });
+    expect(s.ui.hint).toBe('Conquer region 16');
+    expect(s.ui.hintAt).toBe(16);
+    const next = snap('redeploy');
+    s = reduce(s, { type: 'snap', v: next.v, d: next.d });
+    expect(s.ui.hint).toBeNull();
+    expect(s.ui.hintAt).toBeNull();
+  });
+});

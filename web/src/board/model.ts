@@ -7,7 +7,7 @@ import type { BoardData, Player, RegionState, Snapshot } from '../protocol';
 import type { UI } from '../store';
 import { regionLabel } from './a11y';
 
-export type Ring = 'target' | 'selected' | 'dest' | 'own' | null;
+export type Ring = 'target' | 'selected' | 'dest' | 'own' | 'hint' | null;
 
 export interface RegionShow {
   id: number;
@@ -66,6 +66,7 @@ export function showRegions(board: BoardData, snap: Snapshot | null, ui: UI,
     } else if (own && !conquering) {
       ring = 'own'; // redeployment, survivors: her regions with something to do
     }
+    if (ui.hintAt === geo.id && ring !== 'selected') ring = 'hint'; // the coach's suggestion
     const doing = moves ? { targets: from === null ? here : [], own, moveHere } : null;
     return {
       id: geo.id, reg, colour, tag, ring, badge,

@@ -134,7 +134,8 @@ export function draw(d: Drawing, shows: RegionShow[], size: BoardData,
       r.ring?.remove();
       r.ring = ringFor(d, r, show.ring);
       if (r.ring) r.area.append(r.ring);
-      r.area.classList.toggle('selectable', show.ring === 'target' || show.ring === 'dest' || show.ring === 'own');
+      r.area.classList.toggle('selectable', show.ring === 'target' || show.ring === 'dest'
+        || show.ring === 'own' || show.ring === 'hint');
       r.area.classList.toggle('selected', show.ring === 'selected');
       r.area.classList.toggle('pending', show.pending);
       drawBadge(r, show, size);
