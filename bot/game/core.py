@@ -123,7 +123,7 @@ class GameCore:
                 if s.game.status is not GameStatus.ACTIVE:
                     self._cache.pop(channel_id, None)
                 await self._sync_clock(s.game, s.state)
-                self.hooks.changed(channel_id)
+                self.hooks.changed(channel_id, Loaded(s.game, s.state))
 
     async def _open_game(self, channel_id: int) -> GameRow:
         game = await self.store.open_game(channel_id)

@@ -27,6 +27,7 @@ from bot.game.moves import dump, forced_step, is_placing, skip_action
 from bot.game.recent import RecentLog
 from bot.game.results import (
     Event,
+    Loaded,
     Outcome,
     is_boundary,
     make_outcome,
@@ -45,7 +46,7 @@ ACTION_ADAPTER: pydantic.TypeAdapter[Any] = pydantic.TypeAdapter(Action)
 
 FinishListener = Callable[[GameRow], Awaitable[object]]
 DmLanguage = Callable[[int, GameRow], Awaitable[str]]
-ChangeListener = Callable[[int], None]
+ChangeListener = Callable[[int, Loaded | None], None]
 
 
 @dataclass(slots=True)
@@ -54,16 +55,17 @@ class Hooks:
     with a result, after it is committed (a line one returns is posted after the final
     reveal); `dm_language` words a member's coin DMs in their language; change listeners
     hear the channel id of every session that wrote its game, once the session is over
-    (whatever wrote it: the open boards follow every path)."""
+    (whatever wrote it: the open boards follow every path), with the game and state it left
+    (None when it ended half done: the store has the truth)."""
 
     finish_listeners: list[FinishListener] = field(default_factory=list)
     dm_language: DmLanguage | None = None
     change_listeners: list[ChangeListener] = field(default_factory=list)
 
-    def changed(self, channel_id: int) -> None:
+    def changed(self, channel_id: int, now: Loaded | None = None) -> None:
         for listener in self.change_listeners:
             try:
-                listener(channel_id)
+                listener(channel_id, now)
             except Exception:  # noqa: BLE001 - a listener must not undo a committed change
                 log.exception("change listener failed for channel %s", channel_id)
 

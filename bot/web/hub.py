@@ -25,6 +25,7 @@ from typing import Any, Protocol
 
 import engine
 from bot.game.moves import dump
+from bot.game.results import Loaded
 from bot.game.service import GameService
 from bot.language import Languages
 from bot.store import GameRow, GameStatus
@@ -104,6 +105,7 @@ class Hub:
         self.boards: dict[int, set[Board]] = {}
         self._views: dict[int, View] = {}
         self._dirty: set[int] = set()
+        self._known: dict[int, Loaded] = {}  # what the newest session left, not yet shown
         self._running: dict[int, asyncio.Task[None]] = {}
         self._poller: asyncio.Task[None] | None = None
         self.story_url: Callable[[GameRow], dict[str, str] | None] = lambda game: None
@@ -141,11 +143,15 @@ class Hub:
 
     # -- a new version --------------------------------------------------------------------
 
-    def changed(self, channel_id: int) -> None:
-        """The service's hook: the channel's game changed (committed). Cheap when nobody
-        watches the channel."""
+    def changed(self, channel_id: int, now: Loaded | None = None) -> None:
+        """The service's hook: the channel's game changed (committed), and `now` is what the
+        session left (None: read the store). Cheap when nobody watches the channel."""
         if channel_id not in self.boards:
             return
+        if now is None:
+            self._known.pop(channel_id, None)
+        else:
+            self._known[channel_id] = now
         self._dirty.add(channel_id)
         if channel_id not in self._running:
             task = asyncio.create_task(self._refresh(channel_id), name=f"web-refresh-{channel_id}")
@@ -210,25 +216,27 @@ class Hub:
         return game
 
     async def view(self, channel_id: int, *, fresh: bool = False) -> View:
-        """The channel's view (rebuilt when its game row moved on)."""
-        game = await self._game(channel_id)
+        """The channel's view (rebuilt when its game row moved on). A session's own word on
+        what it left saves reading the store."""
+        known = self._known.pop(channel_id, None) if fresh else None
+        game = known.game if known is not None else await self._game(channel_id)
         mark = mark_of(game)
         old = self._views.get(channel_id)
         if old is not None and old.mark == mark and not fresh:
             return old
         # fresh: a session ended, which may have changed what no game row shows (a turn's
         # deadline moved by a vote), so the view is built again
-        view = await self._build(game, old)
+        view = await self._build(game, old, known.state if known is not None else None)
         if channel_id in self.boards:
             self._views[channel_id] = view
         return view
 
-    async def _build(self, game: GameRow | None, old: View | None) -> View:
+    async def _build(self, game: GameRow | None, old: View | None, state: Any = None) -> View:
         mark = mark_of(game)
         if game is None:
             return View(mark, None, None, None, built_at=self.now())
-        loaded = await self.service.loaded(game)
-        state = loaded.state
+        if state is None and game.status is not GameStatus.LOBBY:
+            state = (await self.service.loaded(game)).state
         deadline = None
         if game.status is GameStatus.ACTIVE:
             due = [d.due_at for d in await self.store.deadlines(game.id)
