@@ -57,6 +57,21 @@ def _fmt(values: list[float]) -> str:
             f"  max={max(ms):6.1f} ms")
 
 
+def _refreshes(metrics: str) -> str:
+    """The hub's refresh histogram (smallworld_web_refresh_seconds) as shares under bounds."""
+    buckets = []
+    for line in metrics.splitlines():
+        if line.startswith("smallworld_web_refresh_seconds_bucket"):
+            bound = line.split('le="')[1].split('"')[0]
+            buckets.append((bound, int(line.rsplit(" ", 1)[1])))
+    total = buckets[-1][1] if buckets else 0
+    if not total:
+        return "none"
+    shown = [f"<= {float(b) * 1000:g} ms: {n / total:.1%}" for b, n in buckets
+             if b in ("0.01", "0.025", "0.05", "0.1")]
+    return f"{total} refreshes; " + ", ".join(shown)
+
+
 def choose(snap: dict[str, Any], rng: random.Random, conquests: int) -> dict[str, Any] | None:
     """The tap a member makes next on the board she sees (None: nothing of hers to do)."""
     moves = snap["d"].get("moves")
@@ -154,6 +169,8 @@ async def main_async(args: argparse.Namespace) -> int:
             async with StateReader(db) as reader, aiohttp.ClientSession() as http:
                 await asyncio.gather(*(_game(fake, reader, http, base, i, args, out, errors)
                                        for i in range(args.games)))
+                async with http.get(f"{base}/metrics") as resp:
+                    metrics = await resp.text()
                 page = await _page.measure(fake, http, base, args) if args.page else None
         finally:
             bot.send_signal(signal.SIGINT)  # a clean stop (and the profile written)
@@ -168,6 +185,8 @@ async def main_async(args: argparse.Namespace) -> int:
             ratio = statistics.median(out["reach"]) / max(statistics.median(out["floor"]), 1e-6)
             print(f"  median tap-to-every-board / median ping: {ratio:.1f}x")
         print(f"  frames with another seat's coins: {len(out['leaks'])}")
+        print(f"  the bot's own side, a new version to every board of its channel "
+              f"(its /metrics): {_refreshes(metrics)}")
         if page is not None:
             print(page)
         for e in errors[:5]:
