@@ -54,7 +54,6 @@ class Board:
     channel_id: int
     lang: str
     sink: Sink
-    sent: int = 0  # snapshots sent
 
     async def send(self, text: str) -> bool:
         try:
@@ -77,7 +76,6 @@ class View:
     actor_id: int | None = None
     moves: dict[str, Any] | None = None
     lines: dict[str, list[str]] = field(default_factory=dict)
-    built_at: float = 0.0
 
 
 def mark_of(game: GameRow | None) -> Mark:
@@ -123,6 +121,7 @@ class Hub:
             if not boards:
                 del self.boards[board.channel_id]
                 self._views.pop(board.channel_id, None)
+                self._known.pop(board.channel_id, None)
         self.metrics.boards = self.count()
 
     def count(self) -> int:
@@ -180,9 +179,8 @@ class Hub:
         boards = list(boards)
         texts = [await self.snapshot_text(view, b) for b in boards]
         results = await asyncio.gather(*(b.send(t) for b, t in zip(boards, texts, strict=True)))
-        for board, ok, text_ in zip(boards, results, texts, strict=True):
+        for ok, text_ in zip(results, texts, strict=True):
             if ok:
-                board.sent += 1
                 self.metrics.sent(len(text_))
 
     async def _poll(self) -> None:
@@ -234,7 +232,7 @@ class Hub:
     async def _build(self, game: GameRow | None, old: View | None, state: Any = None) -> View:
         mark = mark_of(game)
         if game is None:
-            return View(mark, None, None, None, built_at=self.now())
+            return View(mark, None, None, None)
         if state is None and game.status is not GameStatus.LOBBY:
             state = (await self.service.loaded(game)).state
         deadline = None
@@ -252,7 +250,7 @@ class Hub:
             story = self.story_url(game)
             if story is not None:
                 pub.body["story"] = story
-        view = View(mark, game, state, pub, built_at=self.now())
+        view = View(mark, game, state, pub)
         if state is not None and not state.finished and game.status is GameStatus.ACTIVE:
             seat = game.seat_named(state.actor) if state.actor else None
             if seat is not None and seat.user_id and \
@@ -305,6 +303,7 @@ class Hub:
         if view.public is None:
             return None
         self._views.setdefault(board.channel_id, view)
-        board.sent += 1
-        return await self.snapshot_text(view, board)
+        text_ = await self.snapshot_text(view, board)
+        self.metrics.sent(len(text_))
+        return text_
 
