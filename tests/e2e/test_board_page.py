@@ -318,3 +318,37 @@ async def test_watchers_see_slash_commands_and_ai_turns_within_a_second(
         assert max(lags) < LAG_S, lags
         assert coin_leaks(watch_frames.received, None) == []
         assert watch_frames.errors == []
+
+
+async def test_an_ended_sign_in_is_renewed_inside_discord_and_asked_for_in_a_browser(
+        fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    """Sessions expire (here after two seconds): inside Discord the page signs in again
+    through the SDK by itself and goes on; in a browser it says so and offers the sign-in."""
+    fake = fake_discord
+    ann, bob = fake.add_user("ann"), fake.add_user("bob")
+    bot, base = web_bot(fake, tmp_path / "page.db", activity=True,
+                        web_session_hours=2 / 3600)
+    async with fake.running(bot), chromium() as browser:
+        await bot.wait_until_ready()
+        await start_from(fake, bot, fake.channel, ann, bob)
+        page, board, frames = await activity(browser, fake, base, ann)
+        tab, _ = await in_browser(browser, fake, base, bob)
+        await board.locator('#board[data-state="live"] [data-region]').first.wait_for(
+            timeout=15000)
+        await tab.locator('#board[data-state="live"]').wait_for(timeout=15000)
+        # the pings after two seconds meet an ended session: bye session_expired
+        await tab.locator('#board[data-state="signed-out"]').wait_for(timeout=15000)
+        assert await tab.locator("#veil a.signin").get_attribute("href") == \
+            f"/auth/login?channel={fake.channel['id']}"
+        for _ in range(100):
+            if (await page.evaluate("window.sdkCommands")).count("AUTHORIZE") >= 2:
+                break
+            await asyncio.sleep(0.1)
+        assert (await page.evaluate("window.sdkCommands")).count("AUTHORIZE") >= 2
+        await board.locator('#board[data-state="live"]').wait_for(timeout=10000)
+        # the renewed session was taken: a second hello, answered with a snapshot
+        hellos = [f for f in frames.sent if '"hello"' in f]
+        sessions = {f.split('"session":"')[1].split('"')[0] for f in hellos}
+        assert len(sessions) >= 2
+        assert sum('"t":"snap"' in f for f in frames.received) >= 2
+        assert frames.errors == []
