@@ -1,6 +1,6 @@
 """The board page under load: many open boards on many games, and the page's own weight.
 
-python bench/board.py [--games 10] [--boards 5] [--actions 30] [--think 0.3]
+python bench/board.py [--games 10] [--boards 5] [--actions 30] [--think 3.0]
                       [--page | --no-page] [--throttle 4] [--profile OUT]
 
 Starts tests/fakediscord and the real bot against it as its own process (`python -m bot`,
@@ -200,7 +200,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=10)
     parser.add_argument("--boards", type=int, default=5, choices=range(2, 6))
     parser.add_argument("--actions", type=int, default=30)
-    parser.add_argument("--think", type=float, default=0.3)
+    parser.add_argument("--think", type=float, default=3.0)  # as bench/bot.py: a member thinks
     parser.add_argument("--page", action=argparse.BooleanOptionalAction, default=True)
     parser.add_argument("--throttle", type=float, default=4.0)
     parser.add_argument("--profile", metavar="OUT", help="cProfile the bot process into OUT")

@@ -91,6 +91,11 @@ async function boot(): Promise<void> {
     app.refreshAll();
   });
   const early = app.loadWords(normalize(navigator.language)); // before the snapshot says
+  // the server names the channel's board in the page's head (a preload): the map is drawn
+  // while the page signs in and connects, not after the first snapshot
+  const named = document.querySelector('link[rel="preload"][href^="/api/board/"]');
+  const key = named?.getAttribute('href')?.slice('/api/board/'.length);
+  if (key) app.prefetchBoard(decodeURIComponent(key));
   const fail = (): void => app.notice('closed', app.words.t('web.failed'), undefined, () => location.reload());
   try {
     const query = new URLSearchParams(location.search);
