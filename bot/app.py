@@ -21,7 +21,7 @@ from discord import app_commands
 from discord.ext import commands
 
 import i18n
-from bot import pictures
+from bot import answering, pictures
 from bot.archive import reviews
 from bot.archive.results import Results
 from bot.archive.reviews import Reviews
@@ -127,6 +127,8 @@ class SmallWorldBot(commands.Bot):
         )
         self.settings = settings
         self.tree.on_error = self.on_tree_error  # type: ignore[method-assign]
+        # every command and click is acknowledged inside Discord's window (bot.answering)
+        self.add_listener(answering.watch, "on_interaction")
         self.stopping = False
         self._store_closed = False
         self._refusals: set[asyncio.Task[None]] = set()

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import logging
+import time
 from typing import Any
 
 import discord
 from discord import app_commands
 
 import i18n
-from bot import sentences
+from bot import answering, sentences
 from bot.errors import RuleBroken, ServiceError
 from bot.language import reply_language
 from bot.store import StoreUnavailable
@@ -44,16 +45,12 @@ async def send(
 ) -> int | None:
     """Answer the interaction, or follow up if it was answered or deferred already; return
     the id of the message sent (None when Discord did not say). Content is cut to Discord's
-    2000 characters, so an oversized answer never turns into an error."""
+    2000 characters, so an oversized answer never turns into an error (bot.answering: a
+    deferral by the bot's guard is taken into account)."""
     kwargs = {k: v for k, v in kwargs.items() if v is not None}
     if content is not None:
         content = clip(content)
-    if interaction.response.is_done():
-        msg = await interaction.followup.send(content or discord.utils.MISSING,
-                                              ephemeral=ephemeral, wait=True, **kwargs)
-        return msg.id
-    result = await interaction.response.send_message(content, ephemeral=ephemeral, **kwargs)
-    return getattr(result, "message_id", None)
+    return await answering.answer(interaction, content, ephemeral=ephemeral, **kwargs)
 
 
 def _unwrap(error: BaseException) -> BaseException:
@@ -101,6 +98,14 @@ async def report_error(interaction: discord.Interaction, error: BaseException) -
         log.exception("language lookup failed for %s", interaction.user.id)
         lang = "en"
     message = refusal_text(error, lang)
+    if message is None and answering.expired(_unwrap(error)):
+        # Discord's window passed before the answer (a loaded host held the bot up longer
+        # than the guard could help): nothing can reach her now; the change, if any, was
+        # committed and announced in the channel
+        log.warning("interaction %s of %s in channel %s expired before its answer (%.1f s)",
+                    interaction.id, interaction.user.id, interaction.channel_id,
+                    time.monotonic() - answering.created(interaction))
+        return
     if message is None:
         original = _unwrap(error)
         command = interaction.command.qualified_name if interaction.command else "component"

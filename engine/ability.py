@@ -364,7 +364,7 @@ class Kit:
 def kit_of(h: Hold) -> Kit:
     """The race and power of a hold, with their overriding hooks (see `Kit`); kept on the
     hold (and its copies) once found."""
-    got = h.kit
+    got: Kit | None = h.kit  # the state keeps it untyped (see Hold.kit)
     if got is None or got.stale:
         key = (h.race, h.power)
         got = _KITS.get(key)

@@ -6,13 +6,10 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from . import data
 from .geo import Geo
-
-if TYPE_CHECKING:  # for the type only: engine/ability.py builds on this module
-    from .ability import Kit
 
 
 class Stage(Enum):
@@ -46,9 +43,10 @@ class Hold:
         self.hand = hand  # usable tokens in hand
         self.survivors = survivors  # defenders waiting to be placed at the end of a turn
         self.holes_used = holes_used
-        # the rules of its race and power (engine/ability.py kit_of), found on first use:
-        # not part of the state (race and power never change), so copies share it
-        self.kit: Kit | None = None
+        # the rules of its race and power (engine/ability.py kit_of: a Kit), found on first
+        # use: not part of the state (race and power never change), so copies share it.
+        # Typed `Any` here: the rules build on this module, not this module on them
+        self.kit: Any = None
 
     def copy(self) -> Hold:
         h = _new(Hold)  # without __init__: a copy is made on every write, and this is faster

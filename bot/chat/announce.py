@@ -14,6 +14,7 @@ message. Coins reach their owner by DM (bot.chat.dms); nothing public shows them
 from __future__ import annotations
 
 import asyncio
+import io
 import logging
 from collections import defaultdict
 from collections.abc import Awaitable, Callable
@@ -25,7 +26,7 @@ from discord.http import handle_message_parameters
 import i18n
 import render
 from ai.moments import GameReview
-from bot import pictures, text
+from bot import answering, pictures, text
 from bot.archive.reviews import Reviews, chances_of
 from bot.archive.stories import Stories
 from bot.chat.dms import Dms
@@ -39,12 +40,26 @@ from bot.ui import NO_MENTIONS, send
 
 log = logging.getLogger(__name__)
 
+# (both end sooner when the interaction's time to be answered runs out: bot.answering)
 DEFER_AFTER = 1.0  # seconds to wait for pictures before deferring the interaction
 ACK_AFTER = 1.5  # seconds a private "done" waits for the living message's edit at most
 CONTENT_LIMIT = 1900
 SUMMARY_LIMIT = 1100  # the finished turn's lines in a turn message
 LIVE_LIMIT = 550  # the running turn's lines under it
 Files = list[discord.File]
+
+
+def _fresh_files(kwargs: dict[str, Any]) -> dict[str, Any]:
+    """The same post's arguments with new File objects (a failed send has read the old)."""
+    files = kwargs.get("files")
+    if not files:
+        return kwargs
+    fresh = []
+    for old in files:
+        old.reset()  # back to the start of its bytes (an in-memory picture: still open)
+        fresh.append(discord.File(io.BytesIO(old.fp.read()), filename=old.filename,
+                                  description=old.description))
+    return {**kwargs, "files": fresh}
 
 
 def clip(lines: list[str], *, newest: bool = False, lang: str = "en") -> str:
@@ -130,12 +145,31 @@ class Announcer:
 
     async def _send(self, interaction: discord.Interaction | None, channel_id: int,
                     content: str, **kwargs: Any) -> int | None:
-        """A public post: the interaction's answer if there is one, else a channel message."""
-        if interaction is not None:
-            return await send(interaction, content, **kwargs)
+        """A public post: the interaction's answer if there is one, else a channel message.
+        An interaction whose window passed unanswered (the host held the bot up past the
+        guard) can carry nothing any more: the post goes to the channel all the same."""
+        if interaction is not None and not answering.lost(interaction):
+            try:
+                return await send(interaction, content, **kwargs)
+            except discord.HTTPException as exc:
+                if not answering.expired(exc):
+                    raise
+                log.warning("interaction %s expired before its answer: posted in the channel",
+                            interaction.id)
+                kwargs = _fresh_files(kwargs)
         kwargs = {k: v for k, v in kwargs.items() if v is not None}
         message = await self.client.get_partial_messageable(channel_id).send(content, **kwargs)
         return message.id
+
+    async def _private(self, interaction: discord.Interaction, content: str) -> None:
+        """A private answer to the member (her "done"); one that comes after the window
+        passed unanswered is dropped: the living message or the channel tells what happened."""
+        try:
+            await send(interaction, content, ephemeral=True, allowed_mentions=NO_MENTIONS)
+        except discord.HTTPException as exc:
+            if not answering.expired(exc):
+                raise
+            log.warning("interaction %s expired before its private answer", interaction.id)
 
     # -- the lobby --------------------------------------------------------------------------
 
@@ -256,8 +290,7 @@ class Announcer:
         reply = lang if interaction is None else await self._reply_language(interaction)
         if self._shown.get(game.id, -1) > outcome.stamp:  # a newer change got there first
             if interaction is not None:
-                await send(interaction, ack(reply, outcome.public), ephemeral=True,
-                           allowed_mentions=NO_MENTIONS)
+                await self._private(interaction, ack(reply, outcome.public))
             return message_id
         self._shown[game.id] = outcome.stamp
         _, live = await self.service.turn_story(game.id, lang=lang)
@@ -271,9 +304,8 @@ class Announcer:
             # survivors were placed and the next turn began: the pictures show the new
             # position (and the combo row, if the next player must pick)
             if interaction is not None and not on_living:
-                await send(interaction, await self._ack(interaction, outcome, reply,
-                                                        outcome.public),
-                           ephemeral=True, allowed_mentions=NO_MENTIONS)
+                await self._private(interaction, await self._ack(interaction, outcome, reply,
+                                                                 outcome.public))
             files = await self._pictures(outcome, panel, interaction)
             if files:
                 extra["attachments"] = files
@@ -293,11 +325,10 @@ class Announcer:
         # first, inside the interaction's 3 seconds)
         edit = asyncio.ensure_future(self.edit(game.channel_id, message_id, content=content,
                                                view=view, allowed_mentions=NO_MENTIONS, **extra))
-        if interaction is not None and not interaction.response.is_done():
-            await asyncio.wait({edit}, timeout=ACK_AFTER)
-            await send(interaction, await self._ack(interaction, outcome, reply,
-                                                    outcome.headline or outcome.public),
-                       ephemeral=True, allowed_mentions=NO_MENTIONS)
+        if interaction is not None and answering.unanswered(interaction):
+            await asyncio.wait({edit}, timeout=min(ACK_AFTER, answering.time_left(interaction)))
+            await self._private(interaction, await self._ack(
+                interaction, outcome, reply, outcome.headline or outcome.public))
         edited = await edit
         if edited is None:
             # the living message is gone (deleted by someone): the game gets a new one
@@ -311,21 +342,17 @@ class Announcer:
     @staticmethod
     async def _answer_on_living(interaction: discord.Interaction, **kwargs: Any) -> bool:
         """A click on the living message is answered by editing that message. If slow pictures
-        made the bot defer the click first, the edit goes to the deferred "original", as the
-        deferral promised (through the channel the message changes, but the click's own
-        webhook never carries an answer). False: not done, edit it through the channel."""
-        if not interaction.response.is_done():
-            await interaction.response.edit_message(**kwargs)
-            return True
-        deferred = discord.InteractionResponseType.deferred_message_update
-        if interaction.response.type is not deferred:
-            return False  # answered some other way: that answer is not the living message
+        (or the bot's guard, bot.answering) deferred the click first, the edit goes to the
+        deferred "original", as the deferral promised (through the channel the message
+        changes, but the click's own webhook never carries an answer). False: not done
+        (answered some other way, or the window passed): edit it through the channel."""
+        if answering.lost(interaction):
+            return False
         try:
-            await interaction.edit_original_response(**kwargs)
+            return await answering.edit_clicked(interaction, **kwargs)
         except discord.HTTPException as exc:
             log.info("could not edit the clicked message as the answer: %s", exc)
             return False
-        return True
 
     async def _ack(self, interaction: discord.Interaction, outcome: Outcome, reply: str,
                    lines: list[str]) -> str:
@@ -357,13 +384,18 @@ class Announcer:
         return await self.dms.languages.for_interaction(interaction)
 
     async def _turn_pictures(self, outcome: Outcome, panel: Panel | None, lang: str, *,
-                             row: bool) -> list[asyncio.Future[discord.File | None]]:
+                             row: bool, now: bool = False
+                             ) -> list[asyncio.Future[discord.File | None]]:
         """Start drawing a turn post's pictures in the workers, in the game's language: the
-        map (this turn's conquests marked), the combo row if `row`; at the end the end card
-        (the coin race, told only now) and, where the server has them on, the replay."""
-        obs = outcome.observation
+        map (this turn's conquests marked; at the turn's end when the outcome went on past
+        it, unless `now`), the combo row if `row`; at the end the end card (the coin race,
+        told only now) and, where the server has them on, the replay."""
+        shown, obs, highlight = outcome.state, outcome.observation, outcome.highlight
+        if outcome.turn_map is not None and not now:
+            at_end = outcome.turn_map
+            shown, obs, highlight = at_end.state, at_end.observation, at_end.highlight
         jobs: list[Awaitable[discord.File | None]] = [
-            pictures.map_file(outcome.state, outcome.highlight, observation=obs,
+            pictures.map_file(shown, highlight, observation=obs,
                               description=text.map_alt(obs, lang), lang=lang)]
         if row:
             jobs.append(pictures.row_file(outcome.state, description=text.row_alt(obs, lang),
@@ -419,12 +451,20 @@ class Announcer:
 
     async def _gather(self, tasks: list[asyncio.Future[discord.File | None]],
                       interaction: discord.Interaction | None) -> Files:
-        """The pictures; an interaction not yet answered is deferred if they take long."""
+        """The pictures; an interaction not yet answered is deferred if they take long (its
+        time to be answered counted: bot.answering)."""
         try:
-            if interaction is not None:
-                _, pending = await asyncio.wait(tasks, timeout=DEFER_AFTER)
-                if pending and not interaction.response.is_done():
-                    await interaction.response.defer(thinking=interaction.message is None)
+            if interaction is not None and not answering.lost(interaction):
+                wait = min(DEFER_AFTER, answering.time_left(interaction))
+                _, pending = await asyncio.wait(tasks, timeout=wait)
+                if pending:
+                    try:
+                        await answering.defer(interaction, thinking=interaction.message is None)
+                    except discord.HTTPException as exc:
+                        if not answering.expired(exc):
+                            raise
+                        log.warning("interaction %s expired before its deferral",
+                                    interaction.id)
             return [f for f in await asyncio.gather(*tasks) if f is not None]
         finally:
             for task in tasks:
@@ -433,9 +473,10 @@ class Announcer:
 
     async def _pictures(self, outcome: Outcome, panel: Panel | None,
                         interaction: discord.Interaction | None) -> Files:
+        """The pictures of the position now (a living message's edit)."""
         row = panel is not None and bool(panel.picks)
         return await self._gather(await self._turn_pictures(
-            outcome, panel, of_game(outcome.game), row=row), interaction)
+            outcome, panel, of_game(outcome.game), row=row, now=True), interaction)
 
     def _turn_text(self, outcome: Outcome, panel: Panel | None, finished: list[str],
                    live: list[str], lang: str
@@ -468,8 +509,8 @@ class Announcer:
         lang = of_game(game)
         # pictures are drawn in a worker while the text is worked out here
         auto = panel is not None and panel.auto is not None and interaction is None
-        tasks = await self._turn_pictures(outcome, panel, lang, row=bool(
-            panel is not None and panel.picks and not auto))
+        row = bool(panel is not None and panel.picks and not auto)
+        tasks = await self._turn_pictures(outcome, panel, lang, row=row)
         try:
             finished: list[str] = []
             live: list[str] = []
@@ -508,4 +549,12 @@ class Announcer:
                                  allowed_mentions=NO_MENTIONS)
             except discord.HTTPException as exc:
                 log.warning("could not post a notice for game %s: %s", game.id, exc)
+        if outcome.turn_map is not None and message_id:
+            # it went on past the turn's end (survivors placed, the next turn begun): the
+            # post showed that turn's end, its edit shows the position now, as when a
+            # member places them
+            now = await self._gather(await self._turn_pictures(outcome, panel, lang, row=row,
+                                                               now=True), None)
+            if now:
+                await self.edit(game.channel_id, message_id, attachments=now)
         return message_id

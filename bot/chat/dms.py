@@ -3,7 +3,8 @@
 Coins reach their owner only: the DMs an action owes are written to the outbox in the same
 transaction as the action (bot.game.session) and sent from here after the commit, and again
 after a restart if the bot died in between. A member with closed DMs who acted gets them as
-an ephemeral followup instead.
+an ephemeral followup instead: a DM her own action owes is left to the answer to that action
+for a while (another post of the game, e.g. an AI's turn right after hers, may come first).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from bot.game.results import Outcome
 from bot.game.service import GameService
 from bot.language import Languages, of_game
 from bot.store import GameRow, OwedDM, StoreError
+from bot.ui import send
 
 log = logging.getLogger(__name__)
 
@@ -63,8 +65,8 @@ class Dms:
     async def send_owed(self, *, game_id: int | None = None,
                         interaction: discord.Interaction | None = None,
                         stale_after: float | None = None) -> int:
-        """Send the owed DMs of one game (or of all games: after a restart) from the outbox;
-        -> how many were delivered. Each is claimed first, so two senders never both send
+        """Send the owed DMs of one game (or of all games: after a restart, when no answer to
+        an action of before is coming) from the outbox; -> how many were delivered. Each is claimed first, so two senders never both send
         it, and carries a nonce, so a resend after a crash between sending and noting it is
         recognised by Discord as the same message."""
         delivered = 0
@@ -72,6 +74,9 @@ class Dms:
             stale = {} if stale_after is None else {"stale_after": stale_after}
             games: dict[int, GameRow | None] = {}
             for dm in await self.store.owed_dms(game_id, **stale):
+                mine = interaction is not None and dm.user_id == interaction.user.id
+                if dm.hers and not mine and game_id is not None:
+                    continue  # the answer to her own action brings it (see the module)
                 if not await self.store.claim_dm(dm.id, **stale):
                     continue
                 if dm.game_id not in games:
@@ -94,8 +99,13 @@ class Dms:
         except discord.Forbidden as exc:
             if (exc.code == DM_CLOSED and interaction is not None
                     and dm.user_id == interaction.user.id):
-                await interaction.followup.send(body + "\n" + i18n.t("dm.closed", lang),
-                                                ephemeral=True)
+                try:
+                    await send(interaction, body + "\n" + i18n.t("dm.closed", lang),
+                               ephemeral=True)
+                except discord.HTTPException as failed:  # her answer came too late for it
+                    log.info("could not tell %s her coins privately: %s", dm.user_id, failed)
+                    await self.store.dm_release(dm.id)  # the next answer to her tries again
+                    return False
                 await self.store.dm_done(dm.id, "ephemeral")
             else:
                 log.info("cannot DM coins to %s (code %s)", dm.user_id, exc.code)

@@ -16,7 +16,7 @@ import discord
 
 import engine
 import i18n
-from bot import text
+from bot import answering, text
 from bot.chat.announce import Announcer, lobby_content
 from bot.chat.archive import history_page
 from bot.chat.review_words import review_lines
@@ -81,12 +81,11 @@ class Flow:
             return
         lang = of_game(game)
         if game.status is GameStatus.LOBBY:
-            await interaction.response.edit_message(content=lobby_content(game),
-                                                    view=lobby_view(game),
-                                                    allowed_mentions=NO_MENTIONS)
+            await answering.edit_clicked(interaction, content=lobby_content(game),
+                                         view=lobby_view(game), allowed_mentions=NO_MENTIONS)
         else:
-            await interaction.response.edit_message(content=i18n.t("lobby.closed", lang),
-                                                    view=None)
+            await answering.edit_clicked(interaction, content=i18n.t("lobby.closed", lang),
+                                         view=None)
         clicked = interaction.message.id if interaction.message else None
         await self.announcer.refresh_lobby(game, skip=clicked)
 
@@ -123,8 +122,14 @@ class Flow:
                                 "combo", race=result.active[0], power=result.active[1]))
             return
         if confirmed:  # the question goes away; the answer comes in the channel
-            await interaction.response.edit_message(
-                content=i18n.t("confirm.done", await self._lang(interaction)), view=None)
+            try:
+                await answering.edit_clicked(
+                    interaction, content=i18n.t("confirm.done", await self._lang(interaction)),
+                    view=None)
+            except discord.HTTPException as exc:  # committed: it is announced all the same
+                if not answering.expired(exc):
+                    raise
+                log.warning("interaction %s expired before its answer", interaction.id)
         await self.announcer.announce(result, interaction)
 
     async def _ask(self, interaction: discord.Interaction, game_id: int, version: int,
@@ -209,8 +214,9 @@ class Flow:
                        ephemeral=True)
 
     async def _cancelled(self, interaction: discord.Interaction) -> None:
-        await interaction.response.edit_message(
-            content=i18n.t("confirm.gone", await self._lang(interaction)), view=None)
+        await answering.edit_clicked(
+            interaction, content=i18n.t("confirm.gone", await self._lang(interaction)),
+            view=None)
 
     async def _asked(self, interaction: discord.Interaction, game_id: int, version: int,
                      verb: str, arg: str) -> None:
@@ -240,12 +246,11 @@ class Flow:
         AI reads only what her seat may see; the channel never hears of it)."""
         loaded = await self.service.hint_position(interaction.channel_id or 0,
                                                   interaction.user.id)
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await answering.defer(interaction, ephemeral=True, thinking=True)
         told = await ai_worker.hint(loaded.state, ai_worker.ai_seed(loaded.game.seed,
                                                                     loaded.version))
         lines = text.hint_lines(told, await self._lang(interaction))
-        await interaction.followup.send("\n".join(lines), ephemeral=True,
-                                        allowed_mentions=NO_MENTIONS)
+        await send(interaction, "\n".join(lines), ephemeral=True, allowed_mentions=NO_MENTIONS)
 
     # -- finished games -----------------------------------------------------------------------
 
@@ -255,14 +260,14 @@ class Flow:
         found = await self.service.finished_game(interaction.guild_id or 0,
                                                  interaction.channel_id or 0, game_id)
         lang = of_game(found) if public else await self._lang(interaction)
-        await interaction.response.defer(ephemeral=not public, thinking=True)
+        await answering.defer(interaction, ephemeral=not public, thinking=True)
         jobs = await self.announcer.story_pictures(found, lang, replay=replay, card=not replay)
         files = [f for f in [await job for job in jobs] if f is not None]
         caption = i18n.t("archive.replay" if replay else "archive.final", lang, game=found.id)
         if not files:
             caption += " " + i18n.t("svc.no_picture", lang)
-        await interaction.followup.send(caption, files=files, ephemeral=not public,
-                                        allowed_mentions=NO_MENTIONS)
+        await send(interaction, caption, files=files, ephemeral=not public,
+                   allowed_mentions=NO_MENTIONS)
 
     async def post_review(self, interaction: discord.Interaction, game_id: int | None
                           ) -> None:
@@ -281,7 +286,7 @@ class Flow:
         reviews = self.announcer.reviews
         review = None if reviews is None else await reviews.stored(found.id)
         if review is None and reviews is not None:
-            await interaction.response.defer(ephemeral=True, thinking=True)
+            await answering.defer(interaction, ephemeral=True, thinking=True)
             task = reviews.start(found)
             try:
                 review = await asyncio.wait_for(asyncio.shield(task), REVIEW_WAIT)
@@ -305,8 +310,8 @@ class Flow:
         try:
             content, view = await history_page(self.service.store, interaction.guild_id or 0,
                                                member_id, page, await self._lang(interaction))
-            await interaction.response.edit_message(content=content, view=view,
-                                                    allowed_mentions=NO_MENTIONS)
+            await answering.edit_clicked(interaction, content=content, view=view,
+                                         allowed_mentions=NO_MENTIONS)
         except Exception as exc:  # noqa: BLE001
             await self._refused(interaction, exc)
 
@@ -319,7 +324,7 @@ class Flow:
     async def show_map(self, interaction: discord.Interaction, *,
                        ephemeral: bool = False) -> None:
         loaded = await self.service.last_view(interaction.channel_id or 0)
-        await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+        await answering.defer(interaction, ephemeral=ephemeral, thinking=True)
         obs = engine.observe(loaded.state, None)
         lang = of_game(loaded.game)
         picture = await map_file(loaded.state, observation=obs,
@@ -327,6 +332,5 @@ class Flow:
         caption = i18n.t("map.caption", lang, game=loaded.game.id, round=obs.get("round", "?"))
         if picture is None:
             caption += " " + i18n.t("svc.no_picture", lang)
-        await interaction.followup.send(caption, file=picture or discord.utils.MISSING,
-                                        ephemeral=ephemeral)
+        await send(interaction, caption, file=picture, ephemeral=ephemeral)
 

@@ -16,7 +16,7 @@ from typing import Any, Protocol, cast
 import discord
 
 import i18n
-from bot import text
+from bot import answering, text
 from bot.chat.announce import Announcer
 from bot.clock import Deadline, format_duration
 from bot.game.results import Outcome, make_outcome
@@ -131,9 +131,9 @@ class VoteFlow:
             await report_error(interaction, exc)
             return
         lang = of_game(news.game)
-        await interaction.response.edit_message(content=vote_text(news.vote, lang),
-                                                view=vote_view(news.vote, lang),
-                                                allowed_mentions=NO_MENTIONS)
+        await answering.edit_clicked(interaction, content=vote_text(news.vote, lang),
+                                     view=vote_view(news.vote, lang),
+                                     allowed_mentions=NO_MENTIONS)
         if news.settled:
             await self.settled(news, edited=True)
 

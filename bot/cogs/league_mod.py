@@ -19,6 +19,7 @@ from discord import app_commands
 from discord.ext import commands
 
 import i18n
+from bot import answering
 from bot.app import SmallWorldBot
 from bot.chat.league_texts import result_text, round_text, settings_text, standings_embed
 from bot.cogs.league import league_names, league_of, public_language
@@ -212,7 +213,7 @@ class LeagueModeration(commands.Cog):
                           league: str | None = None) -> None:
         lg = await league_of(interaction, league)
         await self.leagues.round_to_begin(lg, force=force)  # refusals stay ephemeral
-        await interaction.response.defer(thinking=True)
+        await answering.defer(interaction, thinking=True)
         number, tables = await self.leagues.begin_round(lg, interaction.user.id, force=force)
         report = await self.bot.league_posts.round_begun(lg, number, tables, interaction.user.id)
         await send(interaction, i18n.t("league.round_begun", await public_language(interaction),

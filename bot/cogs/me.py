@@ -12,6 +12,7 @@ import discord
 from discord import app_commands
 
 import i18n
+from bot import answering
 from bot.chat.archive import history_page, profile_text, stats_text
 from bot.cogs.tree import Choice, Commands, channel_of, in_server, me
 from bot.errors import NotSeated, ServiceError
@@ -148,12 +149,12 @@ class MeCommands(Commands):
         if loaded.game.seat_of(interaction.user.id) is None:
             raise NotSeated.said("svc.not_playing")
         lang = await reply_language(interaction)
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await answering.defer(interaction, ephemeral=True, thinking=True)
         lines, files = await self.bot.dms.catch_up(loaded.game, interaction.user.id, lang)
         if not lines:
             lines = [i18n.t("catchup.nothing", lang)]
-        await interaction.followup.send("\n".join(lines)[:1990], files=files, ephemeral=True,
-                                        allowed_mentions=NO_MENTIONS)
+        await send(interaction, "\n".join(lines)[:1990], files=files, ephemeral=True,
+                   allowed_mentions=NO_MENTIONS)
 
 
 def quiet_line(found: QuietHours, lang: str, now: float) -> str:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import random
 import time
@@ -194,7 +195,11 @@ class GameCore:
     async def finish(self, out: Outcome, *, panel: bool = True) -> Outcome:
         """An outcome made ready for the Announcer: the regions the ended turn conquered
         (its map's highlight) and the next actor's panel."""
-        if out.turn_ended and not out.highlight:
+        if out.turn_map is not None:
+            done = await self.recent.turn_conquests(out.game.id, mark(out.game),
+                                                    upto=out.turn_map.version)
+            out.turn_map = dataclasses.replace(out.turn_map, highlight=done)
+        elif out.turn_ended and not out.highlight:
             out.highlight = await self.recent.turn_conquests(out.game.id, mark(out.game))
         if panel and out.state is not None:
             out.panel = await self.panel_of(out.game, out.state, out.observation)

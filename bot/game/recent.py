@@ -134,12 +134,16 @@ class RecentLog:
             n += 1
         return n
 
-    async def turn_conquests(self, game_id: int, mark: Mark | None, *,
-                             locked: bool = True) -> tuple[int, ...]:
-        """Regions conquered during the turn of the latest action (the turn map's
-        highlight): back to the row that ended the turn before."""
-        rows = await self.rows(game_id, 200, lambda rows: any(
-            _turn_begins(i, row) for i, row in enumerate(reversed(rows))), mark, locked=locked)
+    async def turn_conquests(self, game_id: int, mark: Mark | None, *, locked: bool = True,
+                             upto: int | None = None) -> tuple[int, ...]:
+        """Regions conquered during the turn of the latest action, or of action `upto` (the
+        turn map's highlight): back to the row that ended the turn before."""
+        def cut(rows: list[ActionRow]) -> list[ActionRow]:
+            return rows if upto is None else [r for r in rows if r.seq <= upto]
+
+        rows = cut(await self.rows(game_id, 200, lambda rows: any(
+            _turn_begins(i, row) for i, row in enumerate(reversed(cut(rows)))), mark,
+            locked=locked))
         turn: list[dict[str, Any]] = []
         for i, row in enumerate(reversed(rows)):
             if _turn_begins(i, row):

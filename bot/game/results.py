@@ -59,6 +59,18 @@ class Loaded:
         return self.game.version
 
 
+@dataclass(frozen=True, slots=True)
+class TurnMap:
+    """A turn's end, when the unit of work went on past it (the bot then placed survivors
+    that could go one way only, and the next turn began): the turn's post shows this map,
+    the replay's frame of that turn, then the position now, as when a member places them."""
+
+    version: int  # the action that ended the turn
+    state: Any  # engine.GameState right after it
+    observation: Mapping[str, Any]  # its public observation
+    highlight: tuple[int, ...] = ()  # the regions conquered in that turn
+
+
 @dataclass(slots=True)
 class Outcome:
     """What one unit of work changed, ready for the Announcer."""
@@ -84,6 +96,7 @@ class Outcome:
     nudge: bool = True  # the actor may get her turn DM for it (not for a notice to the table)
     # the public observation of `state`, worked out once for every picture and caption
     observation: Mapping[str, Any] = field(default_factory=dict)
+    turn_map: TurnMap | None = None  # the turn's end, when this went on past it
 
     @property
     def version(self) -> int:

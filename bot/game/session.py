@@ -29,6 +29,8 @@ from bot.game.results import (
     Event,
     Loaded,
     Outcome,
+    TurnMap,
+    has,
     is_boundary,
     make_outcome,
     mark,
@@ -85,6 +87,7 @@ class Session:
         self.notices: list[str] = []  # finish listeners' lines
         self.headline: list[str] = []  # lines the outcome leads with (a start, a timeout...)
         self.turn_started = False  # the game started in this session
+        self.turn_end: tuple[int, engine.GameState] | None = None  # the last turn's end here
         self.changed = False  # the game row or its log was written
         self._placed: dict[str, list[tuple[int, int]]] = {}  # seat -> placed by its orders
 
@@ -214,6 +217,8 @@ class Session:
         self.game, self.state = game, new_state
         self.first_seq = self.first_seq or seq
         self.events.extend(events)
+        if has(events, "turn_ended"):
+            self.turn_end = (seq, new_state)
         if finished:
             await self._finished()
 
@@ -351,6 +356,9 @@ class Session:
                            by, notices=self.notices)
         out.first_seq = self.first_seq
         out.turn_started = out.turn_started or self.turn_started
+        if self.turn_end is not None and self.turn_end[0] < self.version and not out.finished:
+            seq, state = self.turn_end  # went on past the turn's end: its map is the turn's
+            out.turn_map = TurnMap(seq, state, engine.observe(state, None))
         if self.headline:
             out.lead(*self.headline)
         return out

@@ -11,6 +11,7 @@ from bot.store.rows import OwedDM
 
 OUTBOX_STALE = 60.0  # seconds after which another sender may take over a claimed DM
 OUTBOX_ATTEMPTS = 5  # a DM that failed this often is given up
+OWN_ANSWER = 30.0  # seconds a DM owed by its reader's own action is left to her own answer
 
 
 class OutboxSQL(Driver):
@@ -19,17 +20,22 @@ class OutboxSQL(Driver):
     async def owed_dms(self, game_id: int | None = None, *,
                        stale_after: float = OUTBOX_STALE) -> list[OwedDM]:
         """Unsent direct messages nobody is sending right now (of one game, or all), oldest
-        first."""
+        first; each says whether it is `hers` (owed by its reader's own action, written
+        less than OWN_ANSWER seconds ago)."""
         where = " AND o.game_id = ?" if game_id is not None else ""
-        params: list[Any] = [now(stale_after), OUTBOX_ATTEMPTS]
+        params: list[Any] = [now(OWN_ANSWER), now(stale_after), OUTBOX_ATTEMPTS]
         if game_id is not None:
             params.append(game_id)
         rows = await self.fetchall(
-            "SELECT o.id, o.game_id, g.channel_id, o.user_id, o.lines, o.attempts"
-            " FROM outbox o JOIN games g ON g.id = o.game_id WHERE o.sent_at IS NULL"
+            "SELECT o.id, o.game_id, g.channel_id, o.user_id, o.lines, o.attempts,"
+            " CASE WHEN a.actor_id = o.user_id AND o.created_at > ? THEN 1 ELSE 0 END"
+            " FROM outbox o JOIN games g ON g.id = o.game_id"
+            " LEFT JOIN actions a ON a.game_id = o.game_id AND a.seq = o.seq"
+            " WHERE o.sent_at IS NULL"
             " AND (o.claimed_at IS NULL OR o.claimed_at < ?) AND o.attempts < ?"
             f"{where} ORDER BY o.id", params)
-        return [OwedDM(r[0], r[1], r[2], r[3], tuple(json.loads(r[4])), r[5]) for r in rows]
+        return [OwedDM(r[0], r[1], r[2], r[3], tuple(json.loads(r[4])), r[5], bool(r[6]))
+                for r in rows]
 
     async def claim_dm(self, dm_id: int, *, stale_after: float = OUTBOX_STALE) -> bool:
         """Take a DM to send it; False when it was sent, or another sender holds it (a claim

@@ -204,6 +204,9 @@ class OwedDM:
     user_id: int
     lines: tuple[str, ...]
     attempts: int
+    # owed by her own action, written moments ago (OWN_ANSWER): the answer to that action
+    # brings it (as an ephemeral followup if her DMs are closed), not another post
+    hers: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,7 +18,7 @@ import engine
 from bot.app import SmallWorldBot
 from bot.game.service import GameService
 from bot.settings import Settings
-from bot.store import Seat, SqliteStore, Store, open_store
+from bot.store import Seat, SqliteStore, Store, open_store, outbox
 
 SEATS = (Seat(11, "ann"), Seat(22, "bob"))
 
@@ -54,6 +54,23 @@ async def test_outbox_claims(db_url: str) -> None:
             await store.append(gid, 1, {"do": "end"}, actor_id=11, player="ann",
                                dms=[(11, ["stale"])])
         assert [d.lines for d in await store.owed_dms()] == [("x",)]
+    finally:
+        await store.close()
+
+
+async def test_a_dm_her_own_action_owes_is_hers_for_a_while(
+        db_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """ann's end owes her coins (hers: the answer to her action brings them) and bob a line
+    (not his: another's action); once OWN_ANSWER has passed, hers is anybody's to send."""
+    store = await open_store(db_url)
+    try:
+        gid = await _active(store)
+        await store.append(gid, 1, {"do": "end"}, actor_id=11, player="ann",
+                           dms=[(11, ["You scored 3 coins."]), (22, ["x"])])
+        assert [(d.user_id, d.hers) for d in await store.owed_dms(gid)] == [
+            (11, True), (22, False)]
+        monkeypatch.setattr(outbox, "OWN_ANSWER", 0.0)
+        assert [d.hers for d in await store.owed_dms(gid)] == [False, False]
     finally:
         await store.close()
 

@@ -29,11 +29,15 @@ from bot.game.service import GameService
 from bot.store import Store, open_store
 
 BUTTON_LABELS = {"end": "End turn", "roll": "Roll (Berserk)", "decline": "Decline…"}
+PANEL_WAIT = 10.0  # seconds a member waits for the panel of the position she acts on
 CONFIRM_LABELS = ("Yes, decline", "Yes, end turn")
 CONQUEST_VERBS = ("conquer", "dragon", "enchant")
 # a number followed by "coin(s)" — allowed in public only as the coins lying on a combo, and
 # as a rule's bonus ("+1 coin" in a power's description on the panel: no one's coins)
 COIN_NUMBER = re.compile(r"(?<![+\d])\d+\**\s*coins?\b(?! on it)", re.IGNORECASE)
+# the private note of a command the bot deferred privately (bot.answering: it was held up
+# past its guard) whose answer was public: the answer itself went to the channel
+POSTED = "the answer is posted in the channel"
 SECRET_WORDS = ("you now have", "income")
 
 
@@ -361,9 +365,14 @@ class GameDriver:
 
     async def _panel(self, user: dict[str, Any], loaded: Loaded,
                      action: dict[str, Any]) -> Interaction | None:
-        """Use the turn panel if it offers exactly this action (None: it does not)."""
-        msg = self.panel_message(loaded)
-        if msg is None:
+        """Use the turn panel if it offers exactly this action (None: it does not). A panel
+        not posted yet is waited for (PANEL_WAIT): whether a member finds it must not hang
+        on how busy the machine is, or the game played would (a slash command draws from
+        the policy's random numbers for its autocomplete, a click does not)."""
+        try:
+            msg = await self.fake.wait_until(lambda: self.panel_message(loaded),
+                                             timeout=PANEL_WAIT, what="the panel")
+        except TimeoutError:
             return None
         verb = action["do"]
         if verb in BUTTON_LABELS:
@@ -404,6 +413,8 @@ class GameDriver:
             record.verbs.append(action["do"])
             record.panel_only &= route == "panel"
         reply = await self.fake.wait_for_reply(inter, timeout=20)
+        if reply.ephemeral and POSTED in reply.content:
+            reply = self._posted(inter, reply)
         yes = next((reply.find_component(label) for label in CONFIRM_LABELS
                     if reply.ephemeral and reply.find_component(label)), None)
         if yes is not None:  # Decline / End with tokens in hand ask first: say yes
@@ -415,6 +426,13 @@ class GameDriver:
         sent = Sent(inter, reply, action, route)
         self.sent.append(sent)
         return sent
+
+    def _posted(self, inter: Interaction, note: Message) -> Message:
+        """The public answer the bot posted in the channel before its note `POSTED`."""
+        for msg in reversed(self.fake.messages_in(self.channel)):
+            if inter.sent_at < msg.created_at <= note.created_at:
+                return msg
+        raise DriverError(f"{inter.name}: the note says it was posted, but nothing was")
 
     # -- playing --------------------------------------------------------------------------
 

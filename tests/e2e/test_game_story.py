@@ -76,17 +76,19 @@ async def test_a_finished_game_tells_its_story(fake_discord: FakeDiscord,
         assert len(posts) == n_turns and n_turns <= len(frames) <= n_turns + 1, (
             len(posts), n_turns, len(frames))
         # each turn post's map as it was posted at the turn's end: when survivors are then
-        # placed and the next turn begins, the bot edits that living message to show the new
-        # position, and the replay's frame is the turn's end, not that later edit
+        # placed and the next turn begins (by the member, or by the bot in the same unit of
+        # work), the bot edits that living message to show the new position, and the
+        # replay's frame is the turn's end, not that later edit
         maps = [Image.open(io.BytesIO(_as_posted(p, "map.png"))).convert("RGB")
                 for p in posts]
         width, height = maps[0].size
-        # frames[k] is turn k's (a last frame after the final turn's, when that turn's
-        # survivors were placed after its end, is the reveal's map: not a turn post)
-        for k in (0, len(maps) // 2, len(maps) - 1):
-            frame = frames[k]
+        # frames[k] is turn k's, every one of them; the reveal (the last turn's post, when
+        # its end ended the game) shows the last frame: after the final turn's, when that
+        # turn's survivors were placed after its end
+        for k, (post, shown) in enumerate(zip(posts, maps, strict=True)):
+            frame = frames[-1] if post is reveal else frames[k]
             assert frame.width == width and frame.height > height  # the caption strip
-            assert _same(frame.crop((0, 0, width, height)), maps[k]), f"frame {k}"
+            assert _same(frame.crop((0, 0, width, height)), shown), f"frame {k}"
         # nothing public before the reveal told a coin total, alt texts included
         for m in fake.messages_in(ch):
             if m.created_at < reveal.created_at:

@@ -200,3 +200,43 @@ async def test_slow_map_after_a_click_on_the_living_message(
         state = (await service.last_view(channel_id)).state
         assert state.actor == "bob" and engine.observe(state, None)["current"] == "bob"
     assert not fake.client_errors
+
+
+async def test_a_turn_the_bot_follows_with_forced_survivors_shows_its_end(
+        fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    """ann conquers bob's region 10 and ends her turn; bob's survivor can go only to region
+    2, so the bot places it in the same unit of work and bob's turn begins. ann's turn post
+    first shows her turn's end, her conquest outlined (the replay's frame of that turn, as
+    when bob places his survivors himself), and is then edited to show the position now."""
+    import render
+
+    fake = fake_discord
+    ann, bob = fake.add_user("ann"), fake.add_user("bob")
+    ch = fake.channel
+    run = _runner(fake, ch)
+    spec = _spec()
+    spec["seats"]["ann"]["active"]["hand"] = 4
+    spec["regions"] = {"6": {"owner": "ann", "race": "Ratmen", "tokens": 1},
+                       "2": {"owner": "bob", "race": "Orcs", "tokens": 3},
+                       "10": {"owner": "bob", "race": "Orcs", "tokens": 2}}
+    async with fake.running(make_bot(fake, tmp_path / "forced.db")) as bot:
+        await bot.wait_until_ready()
+        await _start_from(fake, bot, ann, bob, spec)
+        service, channel_id = bot.service, int(ch["id"])
+        took = await run(ann, "sw conquer", region=10)
+        assert "conquer region 10" in took.content
+        hand = engine.observe((await service.last_view(channel_id)).state, None)
+        assert hand["players"]["ann"]["hand"] == 0  # all four on region 10: End asks nothing
+        at_end = engine.apply((await service.last_view(channel_id)).state,
+                              engine.parse_action({"do": "end", "player": "ann"})).state
+        ended = await run(ann, "sw end")
+        assert f"<@{bob['id']}>, it is your turn" in ended.content
+        now = await service.last_view(channel_id)
+        assert now.version == 3 and now.state.actor == "bob"  # end, then bob's survivor
+        await fake.wait_until(lambda: len(ended.history) >= 2, timeout=10,
+                              what="the edit with the position now")
+        first = next(rev["files"]["map.png"] for rev in ended.history if "map.png" in
+                     rev["files"])
+        assert first == render.map_png(at_end, highlight=(10,))
+        assert ended.files["map.png"] == render.map_png(now.state)
+    assert not fake.client_errors
