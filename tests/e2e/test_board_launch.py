@@ -18,7 +18,8 @@ from bot.web.signin import SESSION_COOKIE
 async def test_the_browser_signs_in_with_the_code_flow(fake_discord: FakeDiscord,
                                                        tmp_path: Path,
                                                        caplog: pytest.LogCaptureFixture) -> None:
-    caplog.set_level(logging.DEBUG)
+    for name in ("bot", "discord", "aiohttp"):  # the bot, its client and its web server
+        caplog.set_level(logging.DEBUG, logger=name)
     fake = fake_discord
     ann = fake.add_user("ann")
     bot, base = web_bot(fake, tmp_path / "board.db")
