@@ -1,19 +1,24 @@
 """The board page under load: many open boards on many games, and the page's own weight.
 
 python bench/board.py [--games 10] [--boards 5] [--actions 30] [--think 3.0]
-                      [--page | --no-page] [--throttle 4] [--profile OUT]
+                      [--slash 0.3] [--ai-games 2] [--page | --no-page] [--throttle 4]
+                      [--profile OUT]
 
 Starts tests/fakediscord and the real bot against it as its own process (`python -m bot`,
 with the board server on a free port). Each game has its own channel and `--boards` members
 (2-5 players); every member signs in as the Activity does (a code exchanged at /api/token)
 and opens the game's board over the real WebSocket: 10 x 5 = 50 open boards by default. Then
 on every game at once the member whose turn it is taps her way on (a pick, conquests,
-redeployment, end; "thinking" an exponential time of mean --think seconds between taps).
+redeployment, end; "thinking" an exponential time of mean --think seconds between taps), a
+share (--slash) of her moves made by slash command instead; in --ai-games of the games one
+member plays against AI seats and the other members watch.
 
-Printed, for `--actions` taps per game: from a tap leaving the page to its new version on
+Printed, for `--actions` moves per game: from a tap leaving the page to its new version on
 every open board of that game (p50, p99; target p99 <= 100 ms), beside the floor measured on
 the same sockets in the same run (a ping's round trip through the same server: what any
-message costs), and the tap's own answer (ack) apart.
+message costs), and the tap's own answer (ack) apart; from a slash command being sent to its
+version on every board; and for an AI's turn, when every board showed it against when the
+channel got its post (negative: the boards first; the issue's bound is a second).
 
 With the page built (bot/web/static), `--page` also loads it in Chromium (Debian's chromium,
 driven by Playwright) as a member of a running game: the bytes that crossed the wire
@@ -93,26 +98,57 @@ def choose(snap: dict[str, Any], rng: random.Random, conquests: int) -> dict[str
     return None
 
 
+SLASH = {"pick": lambda a: ("sw pick", {"slot": a["slot"] + 1}),
+         "conquer": lambda a: ("sw conquer", {"region": a["region"]}),
+         "deploy": lambda a: ("sw deploy", {"region": a["region"], "count": a["count"]})}
+
+
+async def _reach(boards: dict[str, BoardSocket], marks: dict[str, int], version: int,
+                 since: float, into: list[float]) -> None:
+    """Wait for `version` on every board; record each one's delay after `since`."""
+    for name, b in boards.items():
+        found = await b.next(lambda m: m.get("t") == "snap" and m["v"] >= version,
+                             after=marks[name], timeout=60)
+        into.append(next(t for t, m in b.received[marks[name]:] if m is found) - since)
+
+
 async def _game(fake: FakeDiscord, reader: StateReader, http: aiohttp.ClientSession, base: str,
                 i: int, args: argparse.Namespace, out: dict[str, list[float]],
                 errors: list[str]) -> None:
+    """One game and its open boards: taps (and slash commands) of the member to act; in an
+    AI game one member against AI seats, the others watching."""
     rng = random.Random(500 + i)
     channel = fake.add_channel(f"board-{i}")
+    with_ai = i < args.ai_games
     users = [fake.add_user(f"b{i}p{k}") for k in range(args.boards)]
-    driver = GameDriver(fake, channel, users, reader, seed=i + 1, mode="panel",
-                        check_coins=False)
+    seated = users[:1] if with_ai else users
+    driver = GameDriver(fake, channel, seated, reader, seed=i + 1, mode="panel",
+                        check_coins=False, ai=("easy",) * (args.boards - 1) if with_ai else ())
     try:
         await driver.open_game(timeout=60)
+        game_id = driver.game_id
         boards = {u["username"]: await BoardSocket.open(
             http, base, await sign_in(fake, http, base, u), channel, who=u["username"])
             for u in users}
         for b in boards.values():
             await b.snap_where(lambda m: True, timeout=30)
+        by_name = {u["username"]: u for u in users}
         conquests: dict[tuple[int, str], int] = {}
         for _ in range(args.actions):
             await asyncio.sleep(rng.expovariate(1 / args.think) if args.think else 0)
-            actor = boards[next(iter(boards))].last_snap()["d"]["actor"]
+            first = boards[next(iter(boards))]
+            actor = first.last_snap()["d"]["actor"]
             board = boards.get(actor)
+            if board is None and with_ai:  # the AI plays: its turn reaches every board
+                marks = {n: len(b.received) for n, b in boards.items()}
+                posted = await fake.wait_for_message(
+                    channel, lambda m: f"<@{seated[0]['id']}>, it is your turn" in m.content,
+                    timeout=120, after=first.received[-1][0])
+                game = await reader.store.get_game(game_id) if reader.store else None
+                if game is None:
+                    break
+                await _reach(boards, marks, game.revision, posted.created_at, out["ai"])
+                continue
             snap = board.last_snap() if board else None
             if snap is None or snap["d"]["finished"]:
                 break
@@ -122,21 +158,30 @@ async def _game(fake: FakeDiscord, reader: StateReader, http: aiohttp.ClientSess
                 break
             marks = {n: len(b.received) for n, b in boards.items()}
             sent = time.perf_counter()
-            answer = await board.act(action, snap=snap)
-            out["ack"].append(time.perf_counter() - sent)
-            if answer["t"] != "ack":
-                out["refused"].append(0.0)
-                continue
-            if action["do"] in ("conquer",):
+            if action["do"] in SLASH and rng.random() < args.slash:
+                command, options = SLASH[action["do"]](action)
+                reply = await fake.wait_for_reply(
+                    await fake.slash(by_name[actor], channel, command, options=options),
+                    timeout=30)
+                game = await reader.store.get_game(game_id) if reader.store else None
+                if reply.ephemeral and "done" not in reply.content.lower() or game is None:
+                    out["refused"].append(0.0)
+                    continue
+                await _reach(boards, marks, game.revision, sent, out["slash"])
+            else:
+                answer = await board.act(action, snap=snap)
+                out["ack"].append(time.perf_counter() - sent)
+                if answer["t"] != "ack":
+                    out["refused"].append(0.0)
+                    continue
+                await _reach(boards, marks, answer["v"], sent, out["reach"])
+            if action["do"] == "conquer":
                 conquests[key] = conquests.get(key, 0) + 1
-            for name, b in boards.items():
-                found = await b.next(lambda m, v=answer["v"]: m.get("t") == "snap"
-                                     and m["v"] >= v, after=marks[name], timeout=30)
-                arrived = next(t for t, m in b.received[marks[name]:] if m is found)
-                out["reach"].append(arrived - sent)
             out["floor"].append(await boards[rng.choice(list(boards))].ping())
-        for b in boards.values():  # every member is seated: her own coins only
-            out["leaks"].extend(1.0 for _ in b.coin_leaks(b.who))
+        for b in boards.values():  # her own coins only (a watcher's: none)
+            out["leaks"].extend(1.0 for _ in b.coin_leaks(b.who if b.who in
+                                                           {u["username"] for u in seated}
+                                                           else None))
             await b.close()
     except Exception as exc:  # noqa: BLE001 - a bench reports, it does not stop
         errors.append(f"game {i}: {exc.__class__.__name__}: {str(exc)[:300]}")
@@ -146,7 +191,7 @@ async def main_async(args: argparse.Namespace) -> int:
     fake = FakeDiscord(interaction_timeout=None)
     await fake.start()
     out: dict[str, list[float]] = {"reach": [], "ack": [], "floor": [], "refused": [],
-                                   "leaks": []}
+                                   "leaks": [], "slash": [], "ai": []}
     errors: list[str] = []
     port = free_port()
     base = f"http://127.0.0.1:{port}"
@@ -179,6 +224,8 @@ async def main_async(args: argparse.Namespace) -> int:
         print(f"{args.games} games x {args.boards} open boards, {len(out['ack'])} taps "
               f"({len(out['refused'])} refused), {len(errors)} errors")
         print(f"  a tap to every open board: {_fmt(out['reach'])}")
+        print(f"  a slash command to every open board: {_fmt(out['slash'])}")
+        print(f"  an AI turn on every board, after its post in the channel: {_fmt(out['ai'])}")
         print(f"  the tap's own answer:      {_fmt(out['ack'])}")
         print(f"  floor, a ping's round trip: {_fmt(out['floor'])}")
         if out["reach"] and out["floor"]:
@@ -203,6 +250,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--think", type=float, default=3.0)  # as bench/bot.py: a member thinks
     parser.add_argument("--page", action=argparse.BooleanOptionalAction, default=True)
     parser.add_argument("--throttle", type=float, default=4.0)
+    parser.add_argument("--slash", type=float, default=0.3,
+                        help="share of a member's moves made by slash command (not End)")
+    parser.add_argument("--ai-games", type=int, default=2,
+                        help="games of one member against AI seats, the others watching")
     parser.add_argument("--profile", metavar="OUT", help="cProfile the bot process into OUT")
     return asyncio.run(main_async(parser.parse_args(argv)))
 
