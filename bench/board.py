@@ -140,14 +140,16 @@ async def _game(fake: FakeDiscord, reader: StateReader, http: aiohttp.ClientSess
             actor = first.last_snap()["d"]["actor"]
             board = boards.get(actor)
             if board is None and with_ai:  # the AI plays: its turn reaches every board
-                marks = {n: len(b.received) for n, b in boards.items()}
+                at = max(k for k, (_, m) in enumerate(first.received) if m.get("t") == "snap")
+                began = first.received[at][0]
+                back = await first.next(
+                    lambda m, who=seated[0]["username"]: m.get("t") == "snap" and (
+                        m["d"]["actor"] == who or m["d"]["finished"]), after=at, timeout=120)
                 posted = await fake.wait_for_message(
-                    channel, lambda m: f"<@{seated[0]['id']}>, it is your turn" in m.content,
-                    timeout=120, after=first.received[-1][0])
-                game = await reader.store.get_game(game_id) if reader.store else None
-                if game is None:
-                    break
-                await _reach(boards, marks, game.revision, posted.created_at, out["ai"])
+                    channel, lambda m: f"<@{seated[0]['id']}>, it is your turn" in m.content
+                    or "final" in m.files, timeout=120, after=began)
+                marks = dict.fromkeys(boards, 0)
+                await _reach(boards, marks, back["v"], posted.created_at, out["ai"])
                 continue
             snap = board.last_snap() if board else None
             if snap is None or snap["d"]["finished"]:
