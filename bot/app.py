@@ -30,6 +30,7 @@ from bot.chat.announce import Announcer
 from bot.chat.dms import Dms
 from bot.chat.flow import Flow
 from bot.chat.league_posts import LeaguePosts
+from bot.chat.views import BoardLink
 from bot.chat.votes import VOTE_ITEMS, VoteFlow
 from bot.clock import Dispatch, Scheduler
 from bot.game import ai_worker
@@ -43,6 +44,7 @@ from bot.settings import Settings
 from bot.store import GameRow, Store, open_store
 from bot.translator import CatalogTranslator
 from bot.ui import is_moderator, report_error
+from bot.web.server import WebServer
 
 log = logging.getLogger(__name__)
 
@@ -54,6 +56,10 @@ HANDLER_TASKS = ("CommandTree-invoker", "discord-ui-view-dispatch-", "discord-ui
 SHUTDOWN_GRACE = 20.0  # seconds the interactions in hand get to finish at shutdown
 RESTARTING = "svc.restarting"  # catalog keys, worded in the user's Discord language
 UNKNOWN_COMPONENT = "svc.unknown_component"
+# the Activity's Entry Point command (App Launcher): Discord launches the board itself
+ENTRY_POINT_COMMAND: dict[str, Any] = {
+    "name": "launch", "type": 4, "handler": 2, "description": "Open the Small World board",
+    "integration_types": [0], "contexts": [0]}
 
 
 def point_at(api_base: str | None, gateway: str | None) -> None:
@@ -100,6 +106,7 @@ class SmallWorldBot(commands.Bot):
     league_posts: LeaguePosts
     league_clock: LeagueClock
     scheduler: Scheduler
+    web: WebServer | None = None  # the board page (WEB_PORT), else None
 
     def __init__(self, settings: Settings, **options: Any) -> None:
         quiet_voice_warnings()
@@ -225,8 +232,20 @@ class SmallWorldBot(commands.Bot):
             await self.load_extension(ext)
         await self.tree.set_translator(CatalogTranslator())
         await self.sync_commands()
+        if self.settings.web_on:
+            self.web = WebServer(self.settings, self, self.service, self.announcer,
+                                 self.languages)
+            self.announcer.board_link = self._board_link
+            await self.web.start()
         self._warmup = asyncio.create_task(self._warm_pictures(), name="warm-render")
         self._clock = asyncio.create_task(self._start_clock(), name="start-clock")
+
+    def _board_link(self, game: GameRow) -> BoardLink:
+        """The living message's way to the board: the Activity's launch button when the
+        application has Activities on, else a link to the page in a browser."""
+        if self.settings.discord_activity:
+            return BoardLink()
+        return BoardLink(f"{self.settings.web_public_url}/c/{game.channel_id}")
 
     def is_mod(self, interaction: discord.Interaction) -> bool:
         """Manage Server, or the moderator role of the settings (MOD_ROLE_ID)."""
@@ -286,10 +305,28 @@ class SmallWorldBot(commands.Bot):
             self.tree.copy_global_to(guild=guild)
             synced = await self.tree.sync(guild=guild)
             log.info("synced %d commands to guild %s", len(synced), guild_id)
+        elif self.settings.discord_activity:
+            synced = await self._sync_with_entry_point()
         else:
             synced = await self.tree.sync()
             log.info("synced %d global commands", len(synced))
         return synced
+
+    async def _sync_with_entry_point(self) -> list[app_commands.AppCommand]:
+        """The global commands with the Activity's Entry Point command (type 4) among them:
+        once Activities are on, Discord refuses a bulk overwrite that would drop it, and
+        discord.py's tree has no such command type. The App Launcher's entry opens the board
+        of the channel it is launched from (Discord launches it: handler 2)."""
+        tree = self.tree
+        commands = tree._get_all_commands()
+        translator = tree.translator
+        payload = [await c.get_translated_payload(tree, translator) if translator
+                   else c.to_dict(tree) for c in commands]
+        payload.append(ENTRY_POINT_COMMAND)
+        assert self.application_id is not None
+        data = await self.http.bulk_upsert_global_commands(self.application_id, payload=payload)
+        log.info("synced %d global commands (with the Activity's entry point)", len(data))
+        return [app_commands.AppCommand(data=d, state=self._connection) for d in data]
 
     async def on_ready(self) -> None:
         log.info("ready as %s (%s) in %d guilds", self.user, getattr(self.user, "id", "?"),
@@ -328,6 +365,10 @@ class SmallWorldBot(commands.Bot):
         scheduler = getattr(self, "scheduler", None)
         if scheduler is not None:
             await scheduler.stop()
+        if self.web is not None:
+            await self.web.stop()
+            self.web = None
+            log.info("shutting down: board server stopped")
         try:
             await super().close()
             log.info("shutting down: Discord connection closed")

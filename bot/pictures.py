@@ -392,11 +392,26 @@ async def end_card_file(told: Any, *, lang: str = "en", route: int | None = None
                  "final.png", description)
 
 
+async def replay_png(told: Any, *, lang: str = "en", route: int | None = None) -> bytes | None:
+    """A finished game's animated replay as APNG bytes (render.replay)."""
+    return await _render("replay_png", told, lang=lang, route=route)
+
+
+PAGE_ASSETS = ("board_drawing", "layer_webp", "piece_png")
+
+
+async def page_asset(name: str, key: str) -> bytes | None:
+    """What the board page draws with (render.page: a board's drawing data, its static
+    layer, a piece's picture), made by a drawer; None if it could not be made."""
+    if name not in PAGE_ASSETS:
+        raise ValueError(f"no page asset {name!r}")
+    return await _render(name, key)
+
+
 async def replay_file(told: Any, *, lang: str = "en", route: int | None = None,
                       description: str | None = None) -> discord.File | None:
     """A finished game's animated replay (render.replay, APNG): one frame per turn map."""
-    return _file(await _render("replay_png", told, lang=lang, route=route), "replay.png",
-                 description)
+    return _file(await replay_png(told, lang=lang, route=route), "replay.png", description)
 
 
 # -- guesses --------------------------------------------------------------------------------

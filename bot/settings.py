@@ -56,6 +56,17 @@ class Settings(BaseSettings):
                           min_limit=int(self.clock_min_limit or 60))
     shard_count: int | None = Field(None, ge=1)
     shard_ids: str | None = None  # "0,1,2" or "0-3"; see shard_id_list()
+    # the board page (bot/web; docs/web.md): off unless WEB_PORT is set
+    web_port: int | None = Field(None, ge=0, le=65535)  # 0: any free port (tests)
+    web_host: str = "127.0.0.1"
+    web_public_url: str | None = None  # https://board.example.org (what members open)
+    discord_client_secret: SecretStr | None = None  # OAuth2: the application's client secret
+    discord_activity: bool = False  # the application has Activities on (Developer Portal)
+    web_session_hours: float = Field(12.0, gt=0, le=24 * 30)
+
+    @property
+    def web_on(self) -> bool:
+        return self.web_port is not None
 
     def shard_id_list(self) -> list[int] | None:
         """The shards this process runs (None: all of them)."""
@@ -101,6 +112,28 @@ class Settings(BaseSettings):
                     "empty) or use PostgreSQL (DATABASE_URL=postgresql://...)")
         return self
 
+    @model_validator(mode="after")
+    def _web_complete(self) -> Settings:
+        if self.web_port is None:
+            if self.discord_activity:
+                raise ValueError("DISCORD_ACTIVITY needs the board page: set WEB_PORT, "
+                                 "WEB_PUBLIC_URL and DISCORD_CLIENT_SECRET")
+            return self
+        missing = []
+        if not (self.web_public_url or "").strip():
+            missing.append("WEB_PUBLIC_URL")
+        secret = self.discord_client_secret
+        if secret is None or not secret.get_secret_value().strip():
+            missing.append("DISCORD_CLIENT_SECRET")
+        if missing:
+            raise ValueError(f"WEB_PORT turns the board page on, which also needs "
+                             f"{' and '.join(missing)} (see .env.example)")
+        url = str(self.web_public_url)
+        if not url.startswith(("https://", "http://")):
+            raise ValueError(f"WEB_PUBLIC_URL must start with https:// (got {url!r})")
+        self.web_public_url = url.rstrip("/")
+        return self
+
     @field_validator("discord_token")
     @classmethod
     def _token_present(cls, v: SecretStr) -> SecretStr:
@@ -134,7 +167,7 @@ class Settings(BaseSettings):
     @field_validator(
         "mod_role_id", "dev_guild_id", "discord_api_base", "discord_gateway",
         "smallworld_data_dir", "smallworld_render_cache", "shard_count", "shard_ids",
-        mode="before",
+        "web_port", "web_public_url", "discord_client_secret", mode="before",
     )
     @classmethod
     def _blank_is_none(cls, v: object) -> object:

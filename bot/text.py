@@ -106,6 +106,13 @@ def action_phrase(action: dict[str, Any], lang: str = "en") -> str:
                   target=a.get("target"), ghoul_race="Ghouls", berserk="Berserk")
 
 
+def hint_lines(told: dict[str, Any], lang: str = "en") -> list[str]:
+    """The AI coach's suggestion (bot.game.ai_worker.hint's answer) in `lang`: what to do,
+    then why."""
+    return [i18n.t("coach.head", lang, action=action_phrase(told["action"], lang)),
+            i18n.t(f"hint.{told['reason']}", lang, **told["params"])]
+
+
 def log_line(seq: int, action: dict[str, Any], summary: Sequence[str], lang: str = "en") -> str:
     who = action.get("player", "?")
     tail = f" — {' '.join(summary)}" if summary else ""

@@ -21,13 +21,14 @@ from .encode import banded_png, card_png, palette
 from .geometry import board_key
 from .mapview import Observation, draw_map, map_image
 from .masks import board_masks
+from .page import board_drawing, layer_webp, piece_png
 from .replay import deeds_text, replay_alt, replay_png
 from .static import layout, map_layer
 from .storycard import end_card_alt, end_card_png
 
-__all__ = ["board_key", "deeds_text", "draw_final", "draw_map", "draw_row", "end_card_alt", "end_card_png",
-           "final_png", "map_image", "map_png", "observation_png", "replay_alt", "replay_png",
-           "row_png", "warm"]
+__all__ = ["board_drawing", "board_key", "deeds_text", "draw_final", "draw_map", "draw_row", "end_card_alt", "end_card_png",
+           "final_png", "layer_webp", "map_image", "map_png", "observation_png", "piece_png",
+           "replay_alt", "replay_png", "row_png", "warm"]
 
 
 def warm(boards: Iterable[str | engine.data.Board] = engine.data.BOARD_IDS, *,

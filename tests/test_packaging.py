@@ -110,6 +110,10 @@ def test_wheel_ships_the_data(wheel: Path) -> None:
     assert any(n.startswith("bot/migrations/") and n.endswith(".sql") for n in names)
     assert "ai/weights/value.json" in names  # the AI's learned evaluation
     assert any(n.startswith("i18n/catalogs/hint/") for n in names)
+    assert any(n.startswith("i18n/catalogs/web/") for n in names)
+    static = ROOT / "bot" / "web" / "static"  # the built board page: the bot serves it
+    page = {f"bot/web/static/{p.name}" for p in static.iterdir() if p.is_file()}
+    assert "bot/web/static/index.html" in page and page - names == set()
 
 
 def test_installed_wheel_draws_a_map_outside_the_checkout(wheel: Path, tmp_path: Path) -> None:

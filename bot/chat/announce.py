@@ -17,7 +17,7 @@ import asyncio
 import io
 import logging
 from collections import defaultdict
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import discord
@@ -30,7 +30,7 @@ from bot import answering, pictures, text
 from bot.archive.reviews import Reviews, chances_of
 from bot.archive.stories import Stories
 from bot.chat.dms import Dms
-from bot.chat.views import lobby_view, panel_prompt, turn_view
+from bot.chat.views import BoardLink, lobby_view, panel_prompt, turn_view
 from bot.game.panel import Panel
 from bot.game.results import Outcome
 from bot.game.service import GameService
@@ -111,6 +111,11 @@ class Announcer:
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._shown: dict[int, int] = {}  # game id -> stamp of the newest change shown
         self.reviews: Reviews | None = None  # finished games' reviews (the end card's chances)
+        # how a living message opens the game's board page (None: there is no board page)
+        self.board_link: Callable[[GameRow], BoardLink] | None = None
+
+    def _board(self, game: GameRow) -> BoardLink | None:
+        return None if self.board_link is None else self.board_link(game)
 
     # -- editing and sending --------------------------------------------------------------
 
@@ -291,7 +296,7 @@ class Announcer:
         _, live = await self.service.turn_story(game.id, lang=lang)
         live += outcome.headline  # e.g. "ann took back: ..." until the next action
         content = compose(summary, live, panel_prompt(panel, lang) if panel else "", lang)
-        view = turn_view(panel, lang) if panel is not None else None
+        view = turn_view(panel, lang, self._board(game)) if panel is not None else None
         clicked = interaction.message if interaction is not None else None
         on_living = clicked is not None and clicked.id == message_id
         extra: dict[str, Any] = {}
@@ -489,7 +494,8 @@ class Announcer:
                                             lang=lang))
         has_actor = panel is not None and panel.actor
         prompt = panel_prompt(panel, lang) if panel is not None and has_actor else ""
-        view = turn_view(panel, lang) if panel is not None and has_actor else None
+        view = (turn_view(panel, lang, self._board(outcome.game))
+                if panel is not None and has_actor else None)
         ping = [discord.Object(id=u) for u in
                 ((panel.actor_id, panel.next_id) if panel is not None else ()) if u]
         mentions = discord.AllowedMentions(users=ping, everyone=False, roles=False)

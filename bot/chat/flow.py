@@ -181,6 +181,7 @@ class Flow:
                            version: int, verb: str, arg: str = "") -> None:
         handlers: dict[str, Callable[[], Awaitable[None]]] = {
             "map": lambda: self.show_map(interaction, ephemeral=True),
+            "board": lambda: self.open_board(interaction),
             "undo": lambda: self.run_undo(interaction, version=version),
             "cancel": lambda: self._cancelled(interaction),
             "endask": lambda: self._asked(interaction, game_id, version, "end", arg),
@@ -201,6 +202,16 @@ class Flow:
                 raise StaleVersion.said("svc.stale_panel")
         except Exception as exc:  # noqa: BLE001 - everything ends in report_error
             await self._refused(interaction, exc, panel=True)
+
+    async def open_board(self, interaction: discord.Interaction) -> None:
+        """The living message's "Open the board": Discord launches the Activity, which opens
+        the game of the channel it is launched from."""
+        try:
+            await interaction.response.launch_activity()
+        except discord.HTTPException as exc:  # Activities off for the application after all
+            log.warning("launching the board failed: %s", exc)
+            await send(interaction, i18n.t("ui.no_activity", await self._lang(interaction)),
+                       ephemeral=True)
 
     async def _cancelled(self, interaction: discord.Interaction) -> None:
         await answering.edit_clicked(
@@ -238,9 +249,7 @@ class Flow:
         await answering.defer(interaction, ephemeral=True, thinking=True)
         told = await ai_worker.hint(loaded.state, ai_worker.ai_seed(loaded.game.seed,
                                                                     loaded.version))
-        lang = await self._lang(interaction)
-        lines = [i18n.t("coach.head", lang, action=text.action_phrase(told["action"], lang)),
-                 i18n.t(f"hint.{told['reason']}", lang, **told["params"])]
+        lines = text.hint_lines(told, await self._lang(interaction))
         await send(interaction, "\n".join(lines), ephemeral=True, allowed_mentions=NO_MENTIONS)
 
     # -- finished games -----------------------------------------------------------------------

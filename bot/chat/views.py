@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass
 from typing import Any, Protocol, cast
 
 import discord
@@ -185,6 +186,7 @@ class ActionButton(
         "endask": ("End turn", discord.ButtonStyle.success),
         "undo": ("Undo", discord.ButtonStyle.secondary),
         "map": ("Map", discord.ButtonStyle.secondary),
+        "board": ("Open the board", discord.ButtonStyle.primary),
         "declineok": ("Yes, decline", discord.ButtonStyle.danger),
         "endok": ("Yes, end turn", discord.ButtonStyle.success),
         "cancel": ("Cancel", discord.ButtonStyle.secondary),
@@ -278,10 +280,32 @@ def _select(panel: Panel, kind: str, placeholder: str, choices: list[Option], ro
                         placeholder=placeholder, row=row)
 
 
-def turn_view(panel: Panel, lang: str = "en") -> discord.ui.View | None:
-    """The current actor's options: up to four menus and a row of buttons."""
-    if panel.actor is None or panel.auto:
+@dataclass(frozen=True, slots=True)
+class BoardLink:
+    """How the living message opens the game's board page (bot/web): `url` for a link to it
+    in a browser; None for the button that launches it as the Activity inside Discord."""
+
+    url: str | None = None
+
+
+def board_item(panel: Panel, link: BoardLink, lang: str = "en") -> discord.ui.Item[Any]:
+    if link.url is not None:
+        return discord.ui.Button(label=i18n.t("ui.board", lang), url=link.url, row=4)
+    return ActionButton(panel.game_id, panel.version, "board", lang=lang)
+
+
+def turn_view(panel: Panel, lang: str = "en", board: BoardLink | None = None
+              ) -> discord.ui.View | None:
+    """The current actor's options: up to four menus and a row of buttons. With `board`, the
+    row's Map button opens the live board instead (which also shows the AI's turns)."""
+    if panel.actor is None:
         return None
+    if panel.auto:
+        if board is None:
+            return None
+        watch = discord.ui.View(timeout=None)
+        watch.add_item(board_item(panel, board, lang))
+        return watch
     menus: list[tuple[str, str, list[Option]]] = []
     if panel.picks:
         menus.append(("p", i18n.t("menu.pick", lang), [
@@ -314,6 +338,9 @@ def turn_view(panel: Panel, lang: str = "en") -> discord.ui.View | None:
     for verb, ok in (("roll", panel.can_roll), ("end", panel.can_end),
                      ("decline", panel.can_decline), ("undo", panel.can_undo), ("map", True)):
         if not ok:
+            continue
+        if verb == "map" and board is not None:
+            view.add_item(board_item(panel, board, lang))
             continue
         label = i18n.t("ui.done", lang) if verb == "end" and panel.is_defender else None
         asks = verb == "decline" or (verb == "end" and panel.end_asks)

@@ -116,12 +116,15 @@ class GameCore:
                     if s.changed and not isinstance(exc, StoreUnavailable | asyncio.CancelledError):
                         with contextlib.suppress(Exception):
                             await self._sync_clock(s.game, s.state)
+                if s.changed:
+                    self.hooks.changed(channel_id)
                 raise
             if s.changed:
                 self._cache[channel_id] = Loaded(s.game, s.state)
                 if s.game.status is not GameStatus.ACTIVE:
                     self._cache.pop(channel_id, None)
                 await self._sync_clock(s.game, s.state)
+                self.hooks.changed(channel_id, Loaded(s.game, s.state))
 
     async def _open_game(self, channel_id: int) -> GameRow:
         game = await self.store.open_game(channel_id)
@@ -177,10 +180,13 @@ class GameCore:
         return self._targets.get((game.id, *mark(game)))
 
     async def panel_of(self, game: GameRow, state: Any,
-                       obs: Mapping[str, Any] | None = None) -> Panel:
-        """What the actor can do in `state`, labelled for menus and buttons."""
+                       obs: Mapping[str, Any] | None = None,
+                       legal: Sequence[dict[str, Any]] | None = None) -> Panel:
+        """What the actor can do in `state`, labelled for menus and buttons (`obs`, `legal`:
+        its public observation and dumped legal actions, when the caller has them)."""
         obs = engine.observe(state, None) if obs is None else obs
-        legal = [] if state.finished else [dump(a) for a in engine.legal_actions(state)]
+        if legal is None:
+            legal = [] if state.finished else [dump(a) for a in engine.legal_actions(state)]
         seat = game.seat_named(state.actor) if state.actor else None
         n_undo = await self.recent.undoable(game.id, seat.name, mark(game)) if seat else 0
         return build_panel(game, game.version, state, obs, legal,

@@ -61,16 +61,17 @@ class Play(GameCore):
 
     async def act(self, channel_id: int, user_id: int, action: Any, *,
                   game_id: int | None = None, version: int | None = None,
-                  ask: bool = False) -> Any:
+                  revision: int | None = None, ask: bool = False) -> Any:
         """Apply one action of the seated user who must act now; commit before returning.
 
         `action` is an engine Action or its protocol dict (the "player" field is filled in
         from the seat). With `game_id`/`version` (from a button) a newer game state is
         refused as stale instead of applying the click to a board the user did not see.
         With `ask`, an End or Decline that wants the member's yes first returns an `Ask`.
+        `revision` (a board's): the log it was drawn from, else stale.
         """
         async with self.session(channel_id) as s:
-            s.check_version(version, game_id)
+            s.check_version(version, game_id, revision)
             seat = s.seat(user_id)
             if auto_level(s.game, seat.name):
                 raise NotYourTurn.said("svc.ai_plays_you")
@@ -95,12 +96,13 @@ class Play(GameCore):
         return await self.recent.undoable(loaded.game.id, seat.name, mark(loaded.game))
 
     async def undo(self, channel_id: int, user_id: int, *, steps: int = 1,
-                   version: int | None = None) -> Outcome:
+                   version: int | None = None, game_id: int | None = None,
+                   revision: int | None = None) -> Outcome:
         """Take back the user's own last action(s) since the last die roll, draw or turn start."""
         if steps < 1:
             raise NothingToUndo.said("svc.undo_one")
         async with self.session(channel_id) as s:
-            s.check_version(version)
+            s.check_version(version, game_id, revision)
             seat = s.seat(user_id)
             s.check_actor(seat)
             n = await self.recent.undoable(s.game.id, seat.name, mark(s.game))

@@ -27,6 +27,7 @@ from bot.game.moves import dump, forced_step, is_placing, skip_action
 from bot.game.recent import RecentLog
 from bot.game.results import (
     Event,
+    Loaded,
     Outcome,
     TurnMap,
     has,
@@ -47,16 +48,28 @@ ACTION_ADAPTER: pydantic.TypeAdapter[Any] = pydantic.TypeAdapter(Action)
 
 FinishListener = Callable[[GameRow], Awaitable[object]]
 DmLanguage = Callable[[int, GameRow], Awaitable[str]]
+ChangeListener = Callable[[int, Loaded | None], None]
 
 
 @dataclass(slots=True)
 class Hooks:
     """What others hang on the service: finish listeners hear of every game that finished
     with a result, after it is committed (a line one returns is posted after the final
-    reveal); `dm_language` words a member's coin DMs in their language."""
+    reveal); `dm_language` words a member's coin DMs in their language; change listeners
+    hear the channel id of every session that wrote its game, once the session is over
+    (whatever wrote it: the open boards follow every path), with the game and state it left
+    (None when it ended half done: the store has the truth)."""
 
     finish_listeners: list[FinishListener] = field(default_factory=list)
     dm_language: DmLanguage | None = None
+    change_listeners: list[ChangeListener] = field(default_factory=list)
+
+    def changed(self, channel_id: int, now: Loaded | None = None) -> None:
+        for listener in self.change_listeners:
+            try:
+                listener(channel_id, now)
+            except Exception:  # noqa: BLE001 - a listener must not undo a committed change
+                log.exception("change listener failed for channel %s", channel_id)
 
 
 class Session:
@@ -105,10 +118,13 @@ class Session:
             who = f"<@{actor_id}>" if actor_id else f"**{state.actor}**"
             raise NotYourTurn.said("svc.not_your_turn", who=who)
 
-    def check_version(self, version: int | None, game_id: int | None = None) -> None:
-        """A click names the game and version it was drawn for: a newer one is stale."""
+    def check_version(self, version: int | None, game_id: int | None = None,
+                      revision: int | None = None) -> None:
+        """A click names the game and version it was drawn for (a board names the log's
+        revision, which an undo also moves on): a newer one is stale."""
         if (game_id is not None and game_id != self.game.id) or (
-                version is not None and version != self.version):
+                version is not None and version != self.version) or (
+                revision is not None and revision != self.game.revision):
             raise StaleVersion.said("svc.stale")
 
     # -- applying actions ---------------------------------------------------------------

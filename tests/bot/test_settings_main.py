@@ -18,7 +18,8 @@ KEYS = ("DISCORD_TOKEN", "DATABASE_URL", "MOD_ROLE_ID", "DEV_GUILD_ID", "LOG_LEV
         "DISCORD_API_BASE", "DISCORD_GATEWAY", "RENDER_PROCESSES", "SMALLWORLD_DATA_DIR",
         "SMALLWORLD_RENDER_CACHE", "AI_PROCESSES", "AI_TURN_DELAY", "CLOCK_SURVIVOR_LIMIT",
         "CLOCK_AWAY_AFTER", "CLOCK_MIN_LIMIT", "SHARD_COUNT", "SHARD_IDS", "REVIEW_WORK",
-        "REVIEW_LEVEL")
+        "REVIEW_LEVEL", "WEB_PORT", "WEB_HOST", "WEB_PUBLIC_URL", "DISCORD_CLIENT_SECRET",
+        "DISCORD_ACTIVITY", "WEB_SESSION_HOURS")
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -64,6 +65,34 @@ def test_invalid_values(clean_env: Path, monkeypatch: pytest.MonkeyPatch, key: s
     monkeypatch.setenv(key, value)
     with pytest.raises(ValidationError):
         Settings()
+
+
+@pytest.mark.parametrize(("env", "says"), [
+    ({"WEB_PORT": "8080"}, "WEB_PUBLIC_URL and DISCORD_CLIENT_SECRET"),
+    ({"WEB_PORT": "8080", "WEB_PUBLIC_URL": "https://b.example"}, "DISCORD_CLIENT_SECRET"),
+    ({"WEB_PORT": "8080", "WEB_PUBLIC_URL": "b.example", "DISCORD_CLIENT_SECRET": "s"},
+     "must start with https://"),
+    ({"DISCORD_ACTIVITY": "true"}, "DISCORD_ACTIVITY needs the board page"),
+])
+def test_the_board_page_settings_come_together(clean_env: Path, monkeypatch: pytest.MonkeyPatch,
+                                               env: dict[str, str], says: str) -> None:
+    monkeypatch.setenv("DISCORD_TOKEN", "t")
+    for key, value in env.items():
+        monkeypatch.setenv(key, value)
+    with pytest.raises(ValidationError, match=says):
+        Settings()
+
+
+def test_the_board_page_is_off_unless_its_port_is_set(clean_env: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DISCORD_TOKEN", "t")
+    assert not Settings().web_on
+    for key, value in (("WEB_PORT", "8080"), ("WEB_PUBLIC_URL", "https://b.example/"),
+                       ("DISCORD_CLIENT_SECRET", "s3cret")):
+        monkeypatch.setenv(key, value)
+    on = Settings()
+    assert on.web_on and on.web_public_url == "https://b.example"  # no trailing slash
+    assert "s3cret" not in repr(on)
 
 
 def test_env_example_lists_every_setting() -> None:

@@ -20,11 +20,13 @@ from .models import (
     MESSAGE_COMPONENT,
     MODAL,
     MODAL_SUBMIT,
+    PING,
     PONG,
     UPDATE_MESSAGE,
     Interaction,
     Message,
 )
+from .oauth import LAUNCH_ACTIVITY
 
 
 class CallbacksMixin:
@@ -75,6 +77,12 @@ class CallbacksMixin:
             if len(choices) > 25:
                 raise DiscordAPIError(400, 50035, "Invalid Form Body (more than 25 choices)")
             inter.choices = choices
+        elif kind == LAUNCH_ACTIVITY:
+            if not self.activities:
+                raise DiscordAPIError(400, 50035, "This application has no Activity to launch")
+            if inter.type in (AUTOCOMPLETE, PING):
+                raise DiscordAPIError(400, 50035, "LAUNCH_ACTIVITY cannot answer that")
+            self.activity_launches.append(inter)
         elif kind == MODAL:
             if inter.type in (AUTOCOMPLETE, MODAL_SUBMIT):
                 raise DiscordAPIError(400, 50035, "A modal cannot answer autocomplete or a "

@@ -48,7 +48,8 @@ class RestMixin:
         table = [
             ("GET", r"/gateway", self._r_gateway, False),
             ("GET", r"/gateway/bot", self._r_gateway_bot, True),
-            ("GET", r"/users/@me", self._r_me, True),
+            ("GET", r"/users/@me", self._r_me, False),  # the bot's token, or a member's
+            ("POST", r"/oauth2/token", self._r_oauth_token, False),
             ("GET", r"/oauth2/applications/@me", self._r_app, True),
             ("GET", r"/applications/@me", self._r_app, True),
             ("POST", r"/users/@me/channels", self._r_create_dm, True),
@@ -164,9 +165,6 @@ class RestMixin:
         return json_reply({"url": self.gateway_url, "shards": 1, "session_start_limit": {
             "total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1}})
 
-    async def _r_me(self, request: web.Request) -> web.Response:
-        return json_reply(self.bot_user)
-
     async def _r_app(self, request: web.Request) -> web.Response:
         return json_reply({
             "id": self.application_id, "name": self.bot_user["username"], "description": "",
@@ -246,6 +244,7 @@ class RestMixin:
         if gid is not None and gid not in self.guilds:
             raise DiscordAPIError(404, 10004, "Unknown Guild")
         body = await request.json()
+        self.check_bulk_keeps_entry_point(gid, body)
         previous = self.commands.get(gid, {})
         new = {}
         for entry in body:

@@ -27,13 +27,14 @@ from .callbacks import CallbacksMixin
 from .common import API_VERSION, FakeDiscordError
 from .gateway import GatewayMixin, Session
 from .models import Attachment, Interaction, Message, SnowflakeFactory
+from .oauth import OAuthMixin
 from .rest import RequestRecord, RestMixin
 from .waiting import WaitingMixin
 from .world import WorldMixin
 
 
 class FakeDiscord(GatewayMixin, ActorsMixin, RestMixin, CallbacksMixin, WorldMixin,
-                  WaitingMixin):
+                  WaitingMixin, OAuthMixin):
     """A local Discord for the real discord.py client. See the package docstring."""
 
     def __init__(
@@ -96,6 +97,7 @@ class FakeDiscord(GatewayMixin, ActorsMixin, RestMixin, CallbacksMixin, WorldMix
         self._ws_tasks: set[web.WebSocketResponse] = set()
         self.port: int | None = None
         self._routes = self._route_table()
+        self._init_oauth()
 
         self.guild = self.add_guild(guild_name, channel_name=channel_name)
         self.channel = self.channels[self.guild["channel_ids"][0]]
@@ -105,6 +107,8 @@ class FakeDiscord(GatewayMixin, ActorsMixin, RestMixin, CallbacksMixin, WorldMix
     async def start(self) -> FakeDiscord:
         app = web.Application(client_max_size=64 * 1024 * 1024)
         app.router.add_get("/gateway", self._gateway_handler)
+        app.router.add_get("/oauth2/authorize", self._authorize)
+        app.router.add_get("/fake/login", self._fake_login)
         app.router.add_get("/attachments/{aid}/{filename}", self._attachment_handler)
         app.router.add_route("*", "/api/v{version}/{tail:.*}", self._api_handler)
         self._runner = web.AppRunner(app, handle_signals=False, access_log=None,
