@@ -12,6 +12,7 @@ from typing import Any
 
 import engine
 import render
+from bot import heap
 from bot.workers import bind_to_parent
 
 log = logging.getLogger(__name__)
@@ -29,6 +30,7 @@ def start_worker(parent: int = 0) -> None:
     try:
         warm(list(engine.data.BOARD_IDS))
         render.warm(highlights=True)
+        heap.settle("drawing worker")
     except Exception:  # noqa: BLE001 - a failing initializer would break the pool for good
         log.exception("loading the boards in a drawing worker failed")
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import importlib
 import multiprocessing.context
 import os
 import signal
@@ -16,6 +17,8 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
+
+from bot import heap
 
 PR_SET_PDEATHSIG = 1  # linux/prctl.h
 STOP_GRACE = 1.0  # seconds a worker may take to finish its task when the bot stops
@@ -71,6 +74,22 @@ def bind_to_parent(parent: int) -> None:
         os._exit(0)
     threading.Thread(target=_watch_parent, args=(parent,), name="watch-parent",
                      daemon=True).start()
+
+
+def start_niced(nice: int, parent: int, module: str) -> None:
+    """Initializer of a background worker (the AI's, the reviews'): die with the bot, lower
+    its priority, and only then load `module`, the one its tasks run from, and set what it
+    loaded aside from the collector (bot.heap).
+
+    The pool's initializer is what a new process loads first, so it lives here, in a module
+    that loads nothing heavy: the engine and the AI (about a second of CPU) are imported
+    after the renice, not at the bot's own priority beside the replies it is making."""
+    if parent:
+        bind_to_parent(parent)
+    with contextlib.suppress(OSError):
+        os.nice(nice)
+    importlib.import_module(module)
+    heap.settle(module)
 
 
 class QuietSpawnProcess(multiprocessing.context.SpawnProcess):

@@ -13,7 +13,6 @@ every player's coins.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import multiprocessing
 import os
@@ -26,7 +25,7 @@ from ai.moments import GameReview, review_game
 from bot.archive.stories import Stories
 from bot.seats import start_state
 from bot.store import GameRow, GameStatus, Store
-from bot.workers import IdlePool, bind_to_parent
+from bot.workers import IdlePool, start_niced
 
 log = logging.getLogger(__name__)
 
@@ -34,22 +33,18 @@ WORK = 32  # playouts per assessment (bench/review.py: a 4p game ~10-20 s CPU)
 LEVEL = "hard"
 BACKFILL = 20  # finished games without a review reviewed per process start, newest first
 REVIEW_NICE = 19
-REVIEW_IDLE = 60.0  # seconds without a review after which the review process stops
+REVIEW_IDLE = 10.0  # seconds without a review after which the review process stops (a
+# review comes with a game's end: a new process for the next costs ~1 s of CPU at nice 19)
 
 _POOL: Executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="review")
 
 
-def _start_worker(parent: int) -> None:
-    """Initializer of the review process: die with the bot, yield the CPU to everything."""
-    if parent:
-        bind_to_parent(parent)
-    with contextlib.suppress(OSError):
-        os.nice(REVIEW_NICE)
-
-
 def _process_pool() -> ProcessPoolExecutor:
+    """The review process: it dies with the bot and yields the CPU to everything (loading
+    the AI after it lowers its priority: bot.workers.start_niced)."""
     return ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
-                               initializer=_start_worker, initargs=(os.getpid(),))
+                               initializer=start_niced,
+                               initargs=(REVIEW_NICE, os.getpid(), __name__))
 
 
 def use_review_process() -> None:

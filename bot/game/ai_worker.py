@@ -13,7 +13,6 @@ lock and one load per stint instead of two per action.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import multiprocessing
 import os
@@ -25,7 +24,7 @@ from typing import Any
 import ai
 import engine
 from bot.game.moves import dump, forced_step, plain_action
-from bot.workers import IdlePool, bind_to_parent
+from bot.workers import IdlePool, start_niced
 
 log = logging.getLogger(__name__)
 
@@ -61,19 +60,12 @@ def use_ai_process(workers: int = 1) -> None:
     old.shutdown(wait=False)
 
 
-def _start_worker(nice: int, parent: int = 0) -> None:
-    """Initializer of each AI process: die with the bot (however it ends), yield the CPU to
-    the bot's event loop."""
-    if parent:
-        bind_to_parent(parent)
-    with contextlib.suppress(OSError):
-        os.nice(nice)
-
-
 def _process_pool(workers: int) -> ProcessPoolExecutor:
+    """AI processes: they die with the bot and yield the CPU to the bot's event loop (the
+    AI is loaded after they lower their priority: bot.workers.start_niced)."""
     return ProcessPoolExecutor(max_workers=workers,
                                mp_context=multiprocessing.get_context("spawn"),
-                               initializer=_start_worker, initargs=(AI_NICE, os.getpid()))
+                               initializer=start_niced, initargs=(AI_NICE, os.getpid(), __name__))
 
 
 def use_ai_thread() -> None:

@@ -3,12 +3,15 @@ and how many drawing processes a host gets."""
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import os
 import signal
+import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from pathlib import Path
 
 import pytest
 
@@ -91,3 +94,28 @@ def test_the_host_is_measured() -> None:
     assert workers.host_cores() >= 1
     memory = workers.host_memory_mb()
     assert memory is None or memory > 64
+
+
+def _probe() -> tuple[int, int, int]:
+    """(In the worker) its niceness now and when its module was loaded, and how many objects
+    its initializer set aside from the collector."""
+    module = sys.modules["nice_at_import"]
+    return os.nice(0), module.NICE, gc.get_freeze_count()
+
+
+def test_a_background_worker_lowers_its_priority_before_it_loads_its_module(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """start_niced: the AI's and the reviews' processes load the engine and the AI (a second
+    of CPU) at their lower priority, not at the bot's, and set it aside from the collector."""
+    (tmp_path / "nice_at_import.py").write_text("import os\nNICE = os.nice(0)\n")
+    monkeypatch.syspath_prepend(str(tmp_path))  # (a spawned process starts from this path)
+    here = os.nice(0)
+    pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
+                               initializer=workers.start_niced,
+                               initargs=(7, os.getpid(), "nice_at_import"))
+    try:
+        nice, nice_at_import, frozen = pool.submit(_probe).result(timeout=120)
+    finally:
+        pool.shutdown()
+    assert nice == nice_at_import == min(19, here + 7)
+    assert frozen > 0
