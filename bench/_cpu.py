@@ -53,31 +53,35 @@ def _children() -> dict[int, list[int]]:
     return kids
 
 
-def _rss_mb(pid: int) -> float | None:
-    """Resident memory of a live process in MB (VmRSS), or None."""
+def _memory_mb(pid: int) -> tuple[float, float] | None:
+    """(RSS, PSS) of a live process in MB, or None. RSS counts every page the process maps,
+    so the Python library and the other files all the bot's processes share are counted once
+    in each of them; PSS divides each shared page between the processes sharing it, so the
+    PSS of the processes add up to the memory they hold together."""
     try:
-        for line in (PROC / str(pid) / "status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    except (OSError, ValueError, IndexError):
-        pass
-    return None
+        fields = dict(line.split(":", 1) for line in
+                      (PROC / str(pid) / "smaps_rollup").read_text().splitlines()[1:])
+        return int(fields["Rss"].split()[0]) / 1024, int(fields["Pss"].split()[0]) / 1024
+    except (OSError, ValueError, KeyError):
+        return None
 
 
 @dataclass
 class TreeCPU:
-    """CPU seconds of `root` and all its descendants, by class; and the resident memory of
-    each process at the latest sample."""
+    """CPU seconds of `root` and all its descendants, by class; the memory of each process
+    alive at the latest sample, and the highest total of a sample so far."""
 
     root: int
     seen: dict[int, tuple[str, float]] = field(default_factory=dict)  # pid -> (class, seconds)
-    rss: dict[int, tuple[str, float]] = field(default_factory=dict)  # pid -> (class, MB)
+    memory: dict[int, tuple[str, float, float]] = field(default_factory=dict)  # (class, RSS, PSS)
+    peak: float = 0.0  # MB: the most the tree's processes held together (PSS) at one sample
 
     def sample(self) -> dict[str, float]:
         base = _stat(self.root)
         if base is not None:
             kids = _children()
             todo = [self.root]
+            alive: dict[int, tuple[str, float, float]] = {}
             while todo:
                 pid = todo.pop()
                 st = base if pid == self.root else _stat(pid)
@@ -85,10 +89,13 @@ class TreeCPU:
                     continue
                 # classified anew each time: a worker lowers its priority as it starts
                 self.seen[pid] = (self._classify(pid, st[1] - base[1], base[1]), st[2])
-                mb = _rss_mb(pid)
+                mb = _memory_mb(pid)
                 if mb is not None:
-                    self.rss[pid] = (self.seen[pid][0], mb)
+                    alive[pid] = (self.seen[pid][0], *mb)
                 todo += kids.get(pid, [])
+            # a worker stopped since (bot.workers.IdlePool) holds nothing any more
+            self.memory = alive
+            self.peak = max(self.peak, sum(pss for _, _, pss in alive.values()))
         return self.totals()
 
     def _classify(self, pid: int, nice: int, base: int = 0) -> str:

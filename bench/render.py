@@ -123,10 +123,10 @@ def next_maps(turns: int = 24) -> None:
 
 
 def _clear() -> None:
-    from render import geometry, static
+    from render import geometry, masks, static
 
     for f in (static.map_layer, static.layout, encode.palette, geometry.geometry,
-              mapview.region_mask, mapview.highlight_masks, mapview.static_on_palette):
+              masks.board_masks, masks.highlight_masks, mapview.static_on_palette):
         f.cache_clear()
     mapview.clear_strips()
 

@@ -21,7 +21,7 @@ from discord import app_commands
 from discord.ext import commands
 
 import i18n
-from bot import answering, pictures
+from bot import answering, heap, pictures, workers
 from bot.archive import reviews
 from bot.archive.results import Results
 from bot.archive.reviews import Reviews
@@ -396,12 +396,21 @@ def make_bot(settings: Settings, **options: Any) -> SmallWorldBot:
     return SmallWorldBot(settings, **options)
 
 
+async def _settle_when_ready(bot: SmallWorldBot) -> None:
+    """Once connected, set start-up's objects and the guilds' caches aside from the
+    collector (bot.heap): the process keeps them for good. (Not in tests, whose many bots
+    in one process come and go.)"""
+    await bot.wait_until_ready()
+    heap.settle("bot")
+
+
 async def run(settings: Settings) -> None:
     """Start the bot and block until it stops."""
     point_at(settings.discord_api_base, settings.discord_gateway)
     # pictures are drawn in a worker process; the loop keeps the GIL (and takes it back
     # sooner from the few threads left: aiosqlite's, discord.py's)
-    pictures.use_render_process(settings.render_processes)
+    pictures.use_render_process(settings.render_processes
+                                or workers.drawers_for(workers.host_cores(), workers.host_memory_mb()))
     ai_worker.use_ai_process(settings.ai_processes)
     reviews.use_review_process()
     sys.setswitchinterval(0.001)
@@ -419,10 +428,12 @@ async def run(settings: Settings) -> None:
     for sig in (signal.SIGTERM, signal.SIGINT):
         with contextlib.suppress(NotImplementedError, RuntimeError):  # not on this platform
             loop.add_signal_handler(sig, on_signal, sig)
+    settling = asyncio.create_task(_settle_when_ready(bot), name="settle-heap")
     try:
         async with bot:
             await bot.start(settings.discord_token.get_secret_value())
     finally:
+        settling.cancel()
         if stops:  # a signal's shutdown closes the store; let it get there
             await asyncio.wait(set(stops), timeout=SHUTDOWN_GRACE + 10)
         pictures.stop_rendering(wait=True)

@@ -16,8 +16,10 @@ left there (about half the work of a map), so a game's drawings stay together. T
   bought.
 
 `python -m bot` draws in worker processes (`use_render_process`), so the event loop keeps the
-GIL and a core to itself. Tests and the in-process bench use one drawing thread (several
-threads would hold the GIL in turns and starve the loop).
+GIL and a core to itself; a worker runs bot.drawing (the engine and render, nothing else of
+the bot), starts with the first picture and stops when no picture was asked for RENDER_IDLE
+seconds. Tests and the in-process bench use one drawing thread (several threads would hold
+the GIL in turns and starve the loop).
 """
 
 from __future__ import annotations
@@ -28,10 +30,9 @@ import io
 import json
 import logging
 import os
-import signal
 import time
 from collections import Counter, OrderedDict
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
@@ -40,10 +41,11 @@ import discord
 
 import engine
 import render
+from bot import drawing
 from bot.game.results import Outcome
 from bot.game.service import GameService
 from bot.language import of_game
-from bot.workers import QuietSpawnContext, bind_to_parent, stop_pools
+from bot.workers import IdlePool, QuietSpawnContext
 from render.mapview import shown_on_map
 
 log = logging.getLogger(__name__)
@@ -61,6 +63,7 @@ AHEAD_QUEUE = 16  # guesses kept waiting at most (the oldest are dropped)
 # fell by ~3 ms, but the end-of-turn replies waited for their maps: p50 14 -> 80 ms.
 AHEAD_MIN_HIT = 0.5
 AHEAD_PROBE = 4  # below that, one guess in this many is still drawn, to see if it pays again
+RENDER_IDLE = 600.0  # seconds without a picture after which a drawing process stops
 
 
 class Drawings:
@@ -127,28 +130,12 @@ _guess_kind: contextvars.ContextVar[str | None] = contextvars.ContextVar("_guess
                                                                           default=None)
 
 
-def _start_worker(parent: int = 0) -> None:
-    """Initializer of each drawing process: die with the bot, then load every official
-    board's layers, so that no reply pays for a cold board in a new worker."""
-    # Ctrl-C reaches every process of the terminal's group: the bot shuts the workers down,
-    # they must not each die with a KeyboardInterrupt traceback (see bot.workers.QuietSpawnProcess)
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    if parent:
-        bind_to_parent(parent)
-    try:
-        _warm(list(engine.data.BOARD_IDS))
-
-        render.warm(highlights=True)  # a worker draws for weeks: every region's masks now
-    except Exception:  # noqa: BLE001 - a failing initializer would break the pool for good
-        logging.getLogger(__name__).exception("loading the boards in a drawing worker failed")
-
-
-def use_render_process(workers: int = 2) -> None:
+def use_render_process(workers: int = 1) -> None:
     """Draw in `workers` worker processes from now on. The processes start with the first
-    pictures asked for, or with `warm()`."""
+    pictures asked for, or with `warm()`, and stop after RENDER_IDLE seconds without one."""
     global _NOW, _busy
     old = _NOW
-    _NOW = [_process_pool() for _ in range(max(1, workers))]
+    _NOW = [IdlePool(_process_pool, RENDER_IDLE) for _ in range(max(1, workers))]
     _busy = [0] * len(_NOW)
     for pool in old:
         pool.shutdown(wait=False)
@@ -167,14 +154,7 @@ def use_render_thread() -> None:
 def _process_pool() -> ProcessPoolExecutor:
     """One drawer: a pool of one worker process (a game's drawings must meet in one)."""
     return ProcessPoolExecutor(max_workers=1, mp_context=QuietSpawnContext(),
-                               initializer=_start_worker, initargs=(os.getpid(),))
-
-
-def _revive(pool: Executor) -> None:
-    """A worker process died, which breaks its pool for good: put a new pool in its place."""
-    if pool in _NOW:
-        _NOW[_NOW.index(pool)] = _process_pool()
-    pool.shutdown(wait=False)
+                               initializer=drawing.start_worker, initargs=(os.getpid(),))
 
 
 def stop_rendering(wait: bool = False) -> None:
@@ -184,42 +164,24 @@ def stop_rendering(wait: bool = False) -> None:
     _WANTED.clear()
     if stats.replies or stats.ahead:
         log.info("drawings: %s", stats)
-    stop_pools([pool for pool in _NOW if isinstance(pool, ProcessPoolExecutor)], wait=wait)
+    for pool in _NOW:
+        if isinstance(pool, IdlePool):
+            pool.stop(wait=wait)
 
 
-def _draw(name: str, subject: Any, kwargs: dict[str, Any]) -> bytes:
-    """Runs in the drawing thread or process. A map comes as (board, public observation):
-    the bot took the observation anyway (the picture's cache key), and it travels to a worker
-    for a fraction of the whole state; an official board travels as its id."""
-    if name == "map_png":
-        board, observation = subject
-        if isinstance(board, str):
-            board = engine.data.board(board)
-        return render.observation_png(board, observation, **kwargs)
-    draw: Callable[..., bytes] = getattr(render, name)  # one of render's PNG entry points
-    return draw(subject, **kwargs)
-
-
-def _warm(board_ids: list[str]) -> bool:
-    """Runs in a worker: draw one map per board so the board's layers are in memory."""
-    for board_id in board_ids:
-        n = engine.data.board(board_id).players
-        render.map_png(engine.new_game(board_id, [f"p{i}" for i in range(n)], 1))
-    return True
-
-
-def _ready() -> bool:
-    return True
+def drawer_pids() -> list[int]:
+    """The drawing processes running now (none with a drawing thread)."""
+    return [pid for pool in _NOW if isinstance(pool, IdlePool) for pid in pool.pids()]
 
 
 async def warm() -> None:
     """Start the drawing workers now (each loads the boards as it starts) rather than with
     the first picture; with a drawing thread, load the boards in it."""
     loop = asyncio.get_running_loop()
-    if any(isinstance(pool, ProcessPoolExecutor) for pool in _NOW):
-        jobs = [loop.run_in_executor(pool, _ready) for pool in _NOW]
+    if any(isinstance(pool, IdlePool) for pool in _NOW):
+        jobs = [loop.run_in_executor(pool, drawing.ready) for pool in _NOW]
     else:
-        jobs = [loop.run_in_executor(_NOW[0], _warm, list(engine.data.BOARD_IDS))]
+        jobs = [loop.run_in_executor(_NOW[0], drawing.warm, list(engine.data.BOARD_IDS))]
     for result in await asyncio.gather(*jobs, return_exceptions=True):
         if isinstance(result, BaseException):  # pictures are drawn later anyway
             log.error("starting a drawing worker failed", exc_info=result)
@@ -271,14 +233,13 @@ async def _render(name: str, subject: Any, *, ahead: bool = False, route: int | 
     _asked += 0 if ahead else 1
     try:
         for attempt in (1, 2):
-            pool = _NOW[drawer]
             try:
-                return await loop.run_in_executor(pool, _draw, name, subject, kwargs)
-            except BrokenProcessPool:
+                return await loop.run_in_executor(_NOW[drawer], drawing.draw, name, subject,
+                                                  kwargs)
+            except BrokenProcessPool:  # (its pool dropped the dead worker: the next starts)
                 if attempt == 2:
                     raise
-                log.error("a drawing worker died (killed for memory?); starting new workers")
-                _revive(pool)
+                log.error("a drawing worker died (killed for memory?); starting a new one")
         return None
     except Exception:
         log.exception("render.%s failed", name)
@@ -299,10 +260,12 @@ def _file(png: bytes | None, filename: str, description: str | None = None
 class _Cache:
     """Pictures by what they show. Values are futures, so a reply that wants a picture being
     drawn (for another reply, or guessed) waits for that drawing instead of starting
-    another."""
+    another. At most `budget` bytes of drawn pictures are kept, the least recently asked
+    for forgotten first (a map is 100-250 KB)."""
 
-    def __init__(self, size: int) -> None:
-        self.size = size
+    def __init__(self, budget: int) -> None:
+        self.budget = budget
+        self.bytes = 0  # of the drawn pictures kept
         # key -> (picture, the kind of guess that drew it; None once a reply used it)
         self.items: OrderedDict[str, tuple[asyncio.Future[bytes | None], str | None]] = \
             OrderedDict()
@@ -312,9 +275,24 @@ class _Cache:
         fut = asyncio.ensure_future(_render(name, state, ahead=ahead, **kwargs))
         self.items[key] = (fut, (_guess_kind.get() or "?") if ahead else None)
         self.items.move_to_end(key)
-        while len(self.items) > self.size:
-            self.items.popitem(last=False)
+        fut.add_done_callback(lambda done: self._drawn(key, done))
         return fut
+
+    @staticmethod
+    def _size(fut: asyncio.Future[bytes | None]) -> int:
+        if not fut.done() or fut.cancelled() or fut.exception() is not None:
+            return 0
+        return len(fut.result() or b"")
+
+    def _drawn(self, key: str, fut: asyncio.Future[bytes | None]) -> None:
+        """A picture is drawn: count it if it is still kept, then forget the oldest past
+        the budget."""
+        if self.items.get(key, (None, None))[0] is not fut:
+            return
+        self.bytes += self._size(fut)
+        while self.bytes > self.budget and len(self.items) > 1:
+            old, _ = self.items.popitem(last=False)[1]
+            self.bytes -= self._size(old)
 
     async def get(self, key: str | None, name: str, state: Any, *, ahead: bool,
                   **kwargs: Any) -> bytes | None:
@@ -335,10 +313,15 @@ class _Cache:
 
     def clear(self) -> None:
         self.items.clear()
+        self.bytes = 0
 
 
-_MAPS = _Cache(128)
-_ROWS = _Cache(128)  # each live game has its current row; a row stays until a pick
+# the bot process keeps the pictures drawn lately: guesses until the reply that posts them
+# (seconds), the maps a Map button or a catch-up asks for again
+MAPS_BYTES = 8 * 1024 * 1024  # ~50 maps
+ROWS_BYTES = 2 * 1024 * 1024  # ~50 rows: each live game has its current row until a pick
+_MAPS = _Cache(MAPS_BYTES)
+_ROWS = _Cache(ROWS_BYTES)
 
 
 def _map_key(board_id: str, obs: Mapping[str, object], highlight: tuple[int, ...]) -> str | None:

@@ -26,7 +26,7 @@ class Settings(BaseSettings):
     mod_role_id: int | None = None
     dev_guild_id: int | None = None
     log_level: str = "INFO"
-    render_processes: int = Field(2, ge=1, le=8)
+    render_processes: int = Field(0, ge=0, le=8)  # 0: sized from the host (bot.workers)
     discord_api_base: str | None = None
     discord_gateway: str | None = None
     # read by engine/ and render/ themselves (they take no Settings); `export()` hands them on

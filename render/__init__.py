@@ -19,8 +19,8 @@ import engine
 from .cards import draw_final, draw_row, row_image, row_on_palette
 from .encode import banded_png, card_png, palette
 from .geometry import board_key
-from .geometry import board_of as board_of_key
-from .mapview import Observation, draw_map, highlight_masks, map_image
+from .mapview import Observation, draw_map, map_image
+from .masks import board_masks
 from .page import board_drawing, layer_webp, piece_png
 from .replay import deeds_text, replay_alt, replay_png
 from .static import layout, map_layer
@@ -35,8 +35,8 @@ def warm(boards: Iterable[str | engine.data.Board] = engine.data.BOARD_IDS, *,
          highlights: bool = False) -> None:
     """Build the cached per-board layers now, e.g. at bot start (boards: ids or Boards; a
     custom Board's geometry is built here if it is in no cache yet). With `highlights`, also
-    every region's highlight masks (~1 s for the four boards; a process that draws maps for
-    a long time pays it once instead of ~5 ms on the first highlight of each region)."""
+    every region's highlight masks (~1 s for the four boards, or a read of the disk cache:
+    render.masks; otherwise they are made with the board's first highlight)."""
     for board in boards:
         key = board if isinstance(board, str) else board_key(board)
         map_layer(key)
@@ -44,8 +44,7 @@ def warm(boards: Iterable[str | engine.data.Board] = engine.data.BOARD_IDS, *,
         palette(key)
         if highlights:  # (and the combo row's palette: the same kind of work)
             row_on_palette(Image.new("RGB", (1, 1)))
-            for rid in range(len(board_of_key(key).regions)):
-                highlight_masks(key, rid)
+            board_masks(key)
 
 
 def observation_png(board: engine.data.Board, observation: Observation, *, viewer: str | None = None,

@@ -15,6 +15,7 @@ from . import sprites, text, theme
 from .charts import line_chart
 from .encode import palette_index
 from .geometry import read_cache, source_digest, write_cache
+from .kept import Kept
 from .mapview import Observation, Shows, seat_colours
 from .static import fonts_digest
 
@@ -187,14 +188,19 @@ def draw_row(observation: Observation, lang: str = "en") -> Image.Image:
     return im
 
 
-@lru_cache(maxsize=512)  # ~20 KB a combo's piece: the combos of many games in a few languages
+# a combo's piece ~20-60 KB, ~1/10 packed (render.kept): the combos of many games in a few
+# languages
+PIECES_BYTES = 3 * 1024 * 1024
+_pieces = Kept(PIECES_BYTES)
+
+
 def _piece_on_palette(what: str, args: Shows) -> Image.Image:
-    return row_on_palette(ROW_PIECES[what](*args))
+    return _pieces.get((what, args), lambda: row_on_palette(ROW_PIECES[what](*args)))
 
 
 def clear_pieces() -> None:
     """Forget the row pieces kept (tests and benchmarks: draw everything again)."""
-    _piece_on_palette.cache_clear()
+    _pieces.clear()
 
 
 def row_image(observation: Observation, lang: str = "en") -> Image.Image:

@@ -132,7 +132,7 @@ def png_bytes(im: Image.Image) -> bytes:
 # bytes. Same pixels as png_bytes, a PNG any decoder reads, ~1/3 of the encoding time for the
 # next map of a game (bench/render.py prints both).
 BAND_ROWS = 32
-BAND_CACHE_BYTES = 32 * 1024 * 1024  # compressed bands kept per process (~120 five-player maps)
+BAND_CACHE_BYTES = 8 * 1024 * 1024  # compressed bands kept per process (~35 five-player maps)
 _bands: OrderedDict[bytes, bytes] = OrderedDict()
 _band_bytes = 0
 

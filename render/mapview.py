@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from collections import Counter, OrderedDict
+from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from functools import cache, lru_cache
 from typing import Any
 
-from PIL import Image, ImageChops, ImageDraw, ImageFilter
+from PIL import Image, ImageDraw
 
 import i18n
 from engine import data
@@ -17,6 +17,8 @@ from engine.view import ActiveRace, PlayerView
 from . import sprites, text, theme
 from .encode import palette, palette_index, to_palette
 from .geometry import board_key, geometry
+from .kept import Kept
+from .masks import highlight_masks
 from .static import MARGIN, layout, map_layer, paste_centered
 
 PANEL_HEAD = 56
@@ -41,41 +43,6 @@ def shown_on_map(observation: Observation) -> dict[str, Any]:
 def seat_colours(observation: Observation) -> dict[str, tuple[int, int, int]]:
     """Each player's colour, by seat order (the order of observation["players"])."""
     return {name: theme.player_colour(i) for i, name in enumerate(observation["players"])}
-
-
-@lru_cache(maxsize=1024)
-def region_mask(key: str, rid: int) -> tuple[tuple[int, int], Image.Image]:
-    """(offset, mask) of one region at drawn size, cropped to its box (frame included)."""
-    geo = geometry(key)
-    lab = geo.label_image().point([255 if i == rid else 0 for i in range(256)])
-    lab = lab.resize(geo.size, Image.Resampling.NEAREST)
-    box = lab.getbbox()
-    if box is None:
-        raise ValueError(f"board {key} draws no pixel of region {rid}")
-    x0, y0, x1, y1 = box
-    pad = 6
-    x0, y0 = max(0, x0 - pad), max(0, y0 - pad)
-    x1, y1 = min(lab.width, x1 + pad), min(lab.height, y1 + pad)
-    return (x0 + MARGIN, y0 + MARGIN), lab.crop((x0, y0, x1, y1))
-
-
-@lru_cache(maxsize=1024)
-def highlight_masks(key: str, rid: int) -> tuple[tuple[int, int], Image.Image, Image.Image]:
-    """(offset, ring, edge) of a highlighted region: `ring` is the band 5 px deep inside its
-    border (drawn dark), `edge` that band less its outer 2 px (drawn in the highlight colour).
-
-    Computed once per region: the erosions are most of a highlight's cost (about 11 ms a
-    region, drawn on most end-of-turn maps). A 3x3 minimum filter applied k times is the
-    (2k+1)x(2k+1) one, pixel for pixel, at a fraction of the cost."""
-    offset, mask = region_mask(key, rid)
-    eroded = mask
-    steps = []
-    for _ in range(5):
-        eroded = eroded.filter(ImageFilter.MinFilter(3))
-        steps.append(eroded)
-    ring = ImageChops.subtract(mask, steps[4])  # 11x11 erosion
-    core = ImageChops.subtract(mask, steps[1])  # 5x5 erosion
-    return offset, ring, ImageChops.subtract(ring, core)
 
 
 Box = tuple[int, int, int, int]  # left, top, right, bottom (exclusive), image pixels
@@ -306,31 +273,19 @@ def static_on_palette(key: str) -> Image.Image:
     return to_palette(map_layer(key), key)
 
 
-STRIPS_KEPT = 256  # ~76 KB a player's strip: about the panels of 50 live games
-TILES_KEPT = 2048  # ~6 KB a marker's tile: the markers and pieces of ~100 live games
-_strips: OrderedDict[Shows, Image.Image] = OrderedDict()
-_tiles: OrderedDict[Shows, Image.Image] = OrderedDict()
-
-
-def _kept(cache: OrderedDict[Shows, Image.Image], key: Shows, most: int,
-          make: Callable[[], Image.Image]) -> Image.Image:
-    """cache[key], made (and the oldest beyond `most` forgotten) if missing."""
-    found = cache.get(key)
-    if found is not None:
-        cache.move_to_end(key)
-        return found
-    found = cache[key] = make()
-    while len(cache) > most:
-        cache.popitem(last=False)
-    return found
+# (compressed: render.kept) a player's strip ~76 KB, ~6 KB packed: the panels of ~100 live
+# games; a marker's tile ~6 KB, ~1 KB packed: the markers and pieces of ~100 live games
+STRIPS_BYTES = 4 * 1024 * 1024
+TILES_BYTES = 3 * 1024 * 1024
+_strips = Kept(STRIPS_BYTES)
+_tiles = Kept(TILES_BYTES)
 
 
 def strip_on_palette(key: str, what: str, args: Shows) -> Image.Image:
-    """A panel strip (STRIPS[what](*args)) on the palette of board `key`; the latest
-    STRIPS_KEPT are kept: a strip shows the same until its player's race, tokens or turn
+    """A panel strip (STRIPS[what](*args)) on the palette of board `key`; the latest are
+    kept (STRIPS_BYTES): a strip shows the same until its player's race, tokens or turn
     change."""
-    return _kept(_strips, (key, what, args), STRIPS_KEPT,
-                 lambda: to_palette(STRIPS[what](*args), key))
+    return _strips.get((key, what, args), lambda: to_palette(STRIPS[what](*args), key))
 
 
 def clear_strips() -> None:
@@ -343,7 +298,7 @@ def clear_strips() -> None:
 def no_strips_kept() -> Iterator[None]:
     """Draw as a process that kept no strip or tile yet; those kept before come back after."""
     global _strips, _tiles
-    saved, _strips, _tiles = (_strips, _tiles), OrderedDict(), OrderedDict()
+    saved, _strips, _tiles = (_strips, _tiles), Kept(STRIPS_BYTES), Kept(TILES_BYTES)
     try:
         yield
     finally:
@@ -403,7 +358,7 @@ def _tile(key: str, box: Box, members: list[Placed], rings: tuple[int, ...],
             im.paste(sprite, (left - box[0], top - box[1]), sprite)
         return to_palette(im, key)
 
-    return _kept(_tiles, what, TILES_KEPT, make)
+    return _tiles.get(what, make)
 
 
 # something map_image laid on the board's static layer: what it shows (equal keys: equal

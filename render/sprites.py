@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from functools import cache, lru_cache
+from functools import cache
 
 from PIL import Image, ImageDraw
 
@@ -11,6 +11,7 @@ import i18n
 from engine import data
 
 from . import text, theme
+from .kept import Kept
 
 SS = 4  # supersampling factor
 CREAM = (250, 244, 226)
@@ -186,14 +187,29 @@ def label_room() -> float:
     return max(text.width(i18n.t(f"abbr.{r}", "en"), LABEL_SIZE * SS, "narrow")
                for r in data.RACES) / SS
 
-@lru_cache(maxsize=4096)  # ~14 KB each: bounded (races x counts x colours x languages)
+# ~14 KB a marker, ~1.5 KB packed (render.kept): races x counts x colours x languages
+MARKERS_BYTES = 2 * 1024 * 1024
+_markers = Kept(MARKERS_BYTES)
+
+
 def marker(count: int, label: str, fill: Colour, *, decline: bool = False,
            ring: Colour | None = None, h: int = 44) -> Image.Image:
     """A rounded tag "3 Orc": token count (big) and race abbreviation, in the owner's colour.
 
     In decline: grey with hatching in the owner's colour. The label is measured and shrunk
     to the room of the widest English race abbreviation, so no language makes a tag wider
-    than the ones the board layout was made for."""
+    than the ones the board layout was made for. Kept once drawn (MARKERS_BYTES)."""
+    return _markers.get((count, label, fill, decline, ring, h),
+                        lambda: _marker(count, label, fill, decline, ring, h))
+
+
+def clear_markers() -> None:
+    """Forget the markers kept (tests: draw each again)."""
+    _markers.clear()
+
+
+def _marker(count: int, label: str, fill: Colour, decline: bool, ring: Colour | None,
+            h: int) -> Image.Image:
     fc = theme.font(30 * SS, "bold")
     cnt = str(count) if count else ""
     wc = text.width(cnt, 30 * SS, "bold") / SS if cnt else 0

@@ -143,7 +143,7 @@ def width(text: str, size: int, kind: str = "bold") -> float:
     return sum(font(size, kind, i).getlength(s) for i, s in runs(text, kind))
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=1024)  # the recurring words: a combo's, a marker's, the legend's
 def _mask(f: ImageFont.FreeTypeFont, s: str, anchor: str, mode: str,
           start: tuple[float, float]) -> tuple[object, tuple[int, int]]:
     """The glyph coverage of one run, as ImageDraw.text lays it out (raqm shaping and

@@ -13,7 +13,6 @@ every player's coins.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import multiprocessing
 import os
@@ -26,7 +25,7 @@ from ai.moments import GameReview, review_game
 from bot.archive.stories import Stories
 from bot.seats import start_state
 from bot.store import GameRow, GameStatus, Store
-from bot.workers import bind_to_parent, stop_pools
+from bot.workers import IdlePool, start_niced
 
 log = logging.getLogger(__name__)
 
@@ -34,27 +33,25 @@ WORK = 32  # playouts per assessment (bench/review.py: a 4p game ~10-20 s CPU)
 LEVEL = "hard"
 BACKFILL = 20  # finished games without a review reviewed per process start, newest first
 REVIEW_NICE = 19
+REVIEW_IDLE = 10.0  # seconds without a review after which the review process stops (a
+# review comes with a game's end: a new process for the next costs ~1 s of CPU at nice 19)
 
 _POOL: Executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="review")
 
 
-def _start_worker(parent: int) -> None:
-    """Initializer of the review process: die with the bot, yield the CPU to everything."""
-    if parent:
-        bind_to_parent(parent)
-    with contextlib.suppress(OSError):
-        os.nice(REVIEW_NICE)
-
-
 def _process_pool() -> ProcessPoolExecutor:
+    """The review process: it dies with the bot and yields the CPU to everything (loading
+    the AI after it lowers its priority: bot.workers.start_niced)."""
     return ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
-                               initializer=_start_worker, initargs=(os.getpid(),))
+                               initializer=start_niced,
+                               initargs=(REVIEW_NICE, os.getpid(), __name__))
 
 
 def use_review_process() -> None:
-    """Make reviews in one worker process (the bot) from now on."""
+    """Make reviews in one worker process (the bot) from now on: started with the first
+    review (a game's end) and stopped after REVIEW_IDLE seconds without one."""
     global _POOL
-    old, _POOL = _POOL, _process_pool()
+    old, _POOL = _POOL, IdlePool(_process_pool, REVIEW_IDLE)
     old.shutdown(wait=False)
 
 
@@ -68,8 +65,8 @@ def use_review_thread() -> None:
 def stop_reviews(wait: bool = False) -> None:
     """Release the review process (queued reviews are dropped: the next start backfills
     them); with `wait`, return once it has exited. A thread is left as it is."""
-    if isinstance(_POOL, ProcessPoolExecutor):
-        stop_pools([_POOL], wait=wait)
+    if isinstance(_POOL, IdlePool):
+        _POOL.stop(wait=wait)
 
 
 def _review(start: Any, actions: Sequence[dict[str, Any]], seed: int, work: int,
@@ -160,12 +157,9 @@ class Reviews:
         actions = [dict(r.action) for r in await self.store.actions(game.id)]
         loop = asyncio.get_running_loop()
         args = (start, actions, game.seed, self.work, self.level)
-        pool = _POOL
         try:
-            raw = await loop.run_in_executor(pool, _review, *args)
-        except BrokenProcessPool:
-            if pool is _POOL:
-                use_review_process()  # the worker died: a new one, and one more try
+            raw = await loop.run_in_executor(_POOL, _review, *args)
+        except BrokenProcessPool:  # the worker died (its pool dropped it): one more try
             raw = await loop.run_in_executor(_POOL, _review, *args)
         return GameReview.from_json(raw)
 

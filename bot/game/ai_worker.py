@@ -13,7 +13,6 @@ lock and one load per stint instead of two per action.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import multiprocessing
 import os
@@ -25,15 +24,15 @@ from typing import Any
 import ai
 import engine
 from bot.game.moves import dump, forced_step, plain_action
-from bot.workers import bind_to_parent, stop_pools
+from bot.workers import IdlePool, start_niced
 
 log = logging.getLogger(__name__)
 
 AI_NICE = 10  # the AI workers' niceness: replies to members come first on a busy machine
+AI_IDLE = 300.0  # seconds without an AI move (or hint) after which the AI processes stop
 MAX_STINT_STEPS = 200  # a turn has far fewer actions; a guard against a loop
 
 _POOL: Executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ai")
-_workers = 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,39 +52,33 @@ def ai_seed(game_seed: int, version: int) -> int:
 
 
 def use_ai_process(workers: int = 1) -> None:
-    """Run the AI in worker processes (the bot): the event loop keeps its GIL and core."""
-    global _POOL, _workers
+    """Run the AI in worker processes (the bot): the event loop keeps its GIL and core. They
+    start with the first AI move and stop after AI_IDLE seconds without one."""
+    global _POOL
     old = _POOL
-    _POOL, _workers = _process_pool(workers), workers
+    _POOL = IdlePool(lambda: _process_pool(workers), AI_IDLE)
     old.shutdown(wait=False)
 
 
-def _start_worker(nice: int, parent: int = 0) -> None:
-    """Initializer of each AI process: die with the bot (however it ends), yield the CPU to
-    the bot's event loop."""
-    if parent:
-        bind_to_parent(parent)
-    with contextlib.suppress(OSError):
-        os.nice(nice)
-
-
 def _process_pool(workers: int) -> ProcessPoolExecutor:
+    """AI processes: they die with the bot and yield the CPU to the bot's event loop (the
+    AI is loaded after they lower their priority: bot.workers.start_niced)."""
     return ProcessPoolExecutor(max_workers=workers,
                                mp_context=multiprocessing.get_context("spawn"),
-                               initializer=_start_worker, initargs=(AI_NICE, os.getpid()))
+                               initializer=start_niced, initargs=(AI_NICE, os.getpid(), __name__))
 
 
 def use_ai_thread() -> None:
     """Back to one AI thread (the default: tests, the demo)."""
-    global _POOL, _workers
+    global _POOL
     stop_ai()
-    _POOL, _workers = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ai"), 1
+    _POOL = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ai")
 
 
 def stop_ai(wait: bool = False) -> None:
     """Release the AI processes; with `wait`, return once every one has exited."""
-    if isinstance(_POOL, ProcessPoolExecutor):
-        stop_pools([_POOL], wait=wait)
+    if isinstance(_POOL, IdlePool):
+        _POOL.stop(wait=wait)
 
 
 def pool() -> Executor:
@@ -137,13 +130,11 @@ def _hint(dump_: dict[str, Any], seed: int) -> dict[str, Any]:
 
 
 async def _run(fn: Any, *args: Any) -> Any:
-    global _POOL
     loop = asyncio.get_running_loop()
     try:
         return await loop.run_in_executor(_POOL, fn, *args)
     except BrokenProcessPool:
-        log.error("an AI worker died; starting a new one")
-        _POOL = _process_pool(_workers)
+        log.error("an AI worker died; starting a new one")  # (the pool dropped the dead one)
         return await loop.run_in_executor(_POOL, fn, *args)
 
 

@@ -43,7 +43,7 @@ def test_defaults_and_types(clean_env: Path, monkeypatch: pytest.MonkeyPatch) ->
     assert s.mod_role_id is None and s.dev_guild_id == 1234
     assert s.log_level == "DEBUG"
     assert s.discord_api_base is None
-    assert s.render_processes == 2
+    assert s.render_processes == 0  # sized from the host
 
 
 def test_reads_dotenv(clean_env: Path) -> None:
@@ -53,7 +53,7 @@ def test_reads_dotenv(clean_env: Path) -> None:
 
 
 @pytest.mark.parametrize(("key", "value"), [("LOG_LEVEL", "LOUD"), ("MOD_ROLE_ID", "x"),
-                                            ("RENDER_PROCESSES", "0"),
+                                            ("RENDER_PROCESSES", "-1"),
                                             ("RENDER_PROCESSES", "many"),
                                             ("CLOCK_SURVIVOR_LIMIT", "5 minutes"),
                                             ("CLOCK_SURVIVOR_LIMIT", "off"),

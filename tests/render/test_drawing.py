@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
 from PIL import Image, ImageChops
 
 from engine import data
@@ -94,7 +97,7 @@ def test_highlight_outlines_the_region() -> None:
     lit = _map({}, highlight=[6])
     box = ImageChops.difference(plain, lit).getbbox()
     assert box is not None
-    from render.mapview import region_mask
+    from render.masks import region_mask
 
     (ox, oy), mask = region_mask(BOARD, 6)
     assert ox <= box[0] and oy <= box[1]
@@ -108,7 +111,7 @@ def test_highlight_masks_are_the_square_erosions_they_stand_for() -> None:
     from PIL import ImageFilter
 
     from render.geometry import board_key
-    from render.mapview import highlight_masks, region_mask
+    from render.masks import highlight_masks, region_mask
 
     for board_id in data.BOARD_IDS:
         key = board_key(data.board(board_id))
@@ -125,10 +128,34 @@ def test_highlight_masks_are_the_square_erosions_they_stand_for() -> None:
 
 def test_warm_with_highlights_prepares_every_region_of_the_boards_it_is_given() -> None:
     import render
-    from render.mapview import highlight_masks
+    from render.masks import board_masks
 
-    highlight_masks.cache_clear()
+    board_masks.cache_clear()
     render.warm(["official-2p"], highlights=True)
-    assert highlight_masks.cache_info().currsize == len(data.board("official-2p").regions)
+    assert sorted(board_masks("official-2p")) == list(range(len(data.board("official-2p")
+                                                                .regions)))
+    assert board_masks.cache_info().currsize == 1
     render.warm(["official-3p"])  # without: no mask is made
-    assert highlight_masks.cache_info().currsize == len(data.board("official-2p").regions)
+    assert board_masks.cache_info().currsize == 1
+
+
+def test_highlight_masks_are_read_back_from_the_disk_cache(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A board's masks are made once and kept on disk: a process that finds them there
+    reads the same masks back without eroding a region; a damaged file is made again."""
+    from render import masks
+
+    monkeypatch.setenv("SMALLWORLD_RENDER_CACHE", str(tmp_path))
+    masks.board_masks.cache_clear()
+    made = masks.board_masks("official-2p")
+    (kept,) = tmp_path.glob("highlights-official-2p-*.bin")
+    masks.board_masks.cache_clear()
+    eroded: list[int] = []
+    real = masks._eroded
+    monkeypatch.setattr(masks, "_eroded", lambda key, rid: eroded.append(rid) or real(key, rid))
+    assert masks.board_masks("official-2p") == made and eroded == []
+    kept.write_bytes(kept.read_bytes()[:-10])  # cut short
+    masks.board_masks.cache_clear()
+    assert masks.board_masks("official-2p") == made
+    assert eroded == list(range(len(data.board("official-2p").regions)))
+    masks.board_masks.cache_clear()

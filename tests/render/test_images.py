@@ -10,7 +10,8 @@ from PIL import Image, ImageStat
 import engine
 import render
 from render import cards, encode, static
-from render.mapview import panel_height, region_mask
+from render.mapview import panel_height
+from render.masks import region_mask
 
 
 def _decode(png: bytes) -> Image.Image:

@@ -38,7 +38,7 @@ def _drawn(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, int, str]]:
     mapview.legend.cache_clear()  # cached pictures would hide their words from the spy
     mapview.clear_strips()
     cards.clear_pieces()
-    sprites.marker.cache_clear()
+    sprites.clear_markers()
     return seen
 
 

@@ -41,7 +41,7 @@ def test_rows_along_a_game_are_the_drawing_exactly(lang: str) -> None:
         shown = cards.row_image(observation, lang)
         assert shown.tobytes() == drawn.tobytes()
         assert shown.getpalette() == drawn.getpalette()
-    assert cards._piece_on_palette.cache_info().hits > 0
+    assert cards._pieces.hits > 0
 
 
 def test_an_empty_row_and_a_short_one() -> None:

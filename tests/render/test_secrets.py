@@ -13,7 +13,7 @@ import story
 from render import mapview, replay, sprites, static
 
 # caches that keep drawn text: cleared around a test so that everything is drawn again
-TEXT_CACHES = (sprites.marker, sprites.region_label, sprites.piece, static.map_layer)
+TEXT_CACHES = (sprites.region_label, sprites.piece, static.map_layer)
 
 
 @pytest.fixture
@@ -23,10 +23,12 @@ def drawn_text(drawn_strings):
     for cached in TEXT_CACHES:
         cached.cache_clear()
     mapview.clear_strips()
+    sprites.clear_markers()
     yield seen
     for cached in TEXT_CACHES:
         cached.cache_clear()
     mapview.clear_strips()
+    sprites.clear_markers()
 
 
 def test_public_map_sees_only_the_public_observation(busy_state, monkeypatch) -> None:
