@@ -289,3 +289,10 @@ def _better(turn: _Turn, index: int, played_margin: float, seed: int, work: int,
         return None
     ai_events = public_events((e for evs in events for e in evs), turn.mover)
     return Better(index, turn.round, gain, _dump(mine), ai_events, shown)
+
+
+def review_json(start: GameState, actions: Iterable[Mapping[str, Any]], seed: int, work: int,
+                level: str) -> str:
+    """review_game as JSON: what a review worker process sends back (bot.archive.reviews),
+    so that the process loads the AI and the engine only."""
+    return review_game(start, actions, seed=seed, work=work, level=level).to_json()

@@ -16,12 +16,11 @@ import asyncio
 import logging
 import multiprocessing
 import os
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any
 
-from ai.moments import GameReview, review_game
+from ai.moments import GameReview, review_json
 from bot.archive.stories import Stories
 from bot.seats import start_state
 from bot.store import GameRow, GameStatus, Store
@@ -41,10 +40,11 @@ _POOL: Executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="review")
 
 def _process_pool() -> ProcessPoolExecutor:
     """The review process: it dies with the bot and yields the CPU to everything (loading
-    the AI after it lowers its priority: bot.workers.start_niced)."""
+    the AI after it lowers its priority: bot.workers.start_niced). It runs ai.moments'
+    review_json, so it loads the AI and the engine, none of the bot's store or service."""
     return ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
                                initializer=start_niced,
-                               initargs=(REVIEW_NICE, os.getpid(), __name__))
+                               initargs=(REVIEW_NICE, os.getpid(), "ai.moments"))
 
 
 def use_review_process() -> None:
@@ -67,12 +67,6 @@ def stop_reviews(wait: bool = False) -> None:
     them); with `wait`, return once it has exited. A thread is left as it is."""
     if isinstance(_POOL, IdlePool):
         _POOL.stop(wait=wait)
-
-
-def _review(start: Any, actions: Sequence[dict[str, Any]], seed: int, work: int,
-            level: str) -> str:
-    """Runs in the worker: the review as JSON."""
-    return review_game(start, actions, seed=seed, work=work, level=level).to_json()
 
 
 def chances_of(review: GameReview | None, turns: int) -> list[dict[str, float]] | None:
@@ -158,9 +152,9 @@ class Reviews:
         loop = asyncio.get_running_loop()
         args = (start, actions, game.seed, self.work, self.level)
         try:
-            raw = await loop.run_in_executor(_POOL, _review, *args)
+            raw = await loop.run_in_executor(_POOL, review_json, *args)
         except BrokenProcessPool:  # the worker died (its pool dropped it): one more try
-            raw = await loop.run_in_executor(_POOL, _review, *args)
+            raw = await loop.run_in_executor(_POOL, review_json, *args)
         return GameReview.from_json(raw)
 
     async def backfill(self, limit: int = BACKFILL) -> int:

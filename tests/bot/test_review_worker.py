@@ -7,7 +7,7 @@ import os
 
 import engine
 from ai import choose
-from ai.moments import GameReview, review_game
+from ai.moments import GameReview, review_game, review_json
 from bot.archive import reviews
 
 
@@ -27,9 +27,12 @@ def test_the_review_process_runs_at_nice_19_and_reviews_as_here() -> None:
     try:
         pool = reviews._POOL
         assert pool.submit(os.nice, 0).result(timeout=120) >= reviews.REVIEW_NICE
-        raw = pool.submit(reviews._review, start, actions, 2, 1, "easy").result(timeout=300)
+        raw = pool.submit(review_json, start, actions, 2, 1, "easy").result(timeout=300)
+        names = pool.submit(eval, "sorted(__import__('sys').modules)").result(timeout=60)
     finally:
         reviews.use_review_thread()
     assert GameReview.from_json(raw) == review_game(start, actions, seed=2, work=1,
                                                     level="easy")
     assert reviews._POOL.submit(lambda: 1).result() == 1
+    assert "ai.moments" in names  # loaded by its initializer, at nice 19
+    assert not {"bot.archive.reviews", "bot.store", "aiosqlite", "asyncpg"} & set(names)
