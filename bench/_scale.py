@@ -148,7 +148,7 @@ async def measure(args: argparse.Namespace, *, persist_rounds: int = 3,
     server = TempPostgres(fsync=not args.no_fsync).start()
     fake = FakeDiscord(interaction_timeout=None)
     await fake.start()
-    results: dict[str, list[float]] = {"action": [], "end_turn": []}
+    results: dict[str, list[float]] = {"action": [], "end_turn": [], "game_over": []}
     errors: list[str] = []
     procs: list[subprocess.Popen[bytes]] = []
     cpu: list[float] = []

@@ -182,7 +182,8 @@ async def main_async(args: argparse.Namespace) -> int:
     fake = FakeDiscord(interaction_timeout=None)
     await fake.start()
     results: dict[str, list[float]] = {"action": [], "end_turn": [], "ai_action": [],
-                                       "ai_end_turn": [], "ai_turns": []}
+                                       "ai_end_turn": [], "ai_turns": [], "game_over": [],
+                                       "ai_game_over": []}
     errors: list[str] = []
     cpu: dict[str, float] = {}
     life: dict[str, float] = {}
@@ -261,6 +262,9 @@ async def main_async(args: argparse.Namespace) -> int:
               f"{args.ai_delay} s):")
         print(f"    ordinary actions    {_fmt(results['ai_action'])}")
         print(f"    end turn (with map) {_fmt(results['ai_end_turn'])}")
+    if results["game_over"]:
+        print(f"  a game's last answer (its end card and replay, drawn for it; deferred past "
+              f"1 s) {_fmt(results['game_over'])}")
     unanswered = fake.unanswered()
     print(f"  CPU seconds while the games ran: players' side (fake, reads, policy) {t_side:.1f}")
     if cpu:
@@ -295,11 +299,29 @@ async def main_async(args: argparse.Namespace) -> int:
     print(f"  unanswered interactions: {len(unanswered)}; errors: {len(errors)}")
     for e in errors[:10]:
         print("   ", e)
+    if args.slowest:
+        _print_slowest(fake, args.slowest)
     p99 = (max(percentile(results[k], 99) for k in ("action", "end_turn") if results[k])
            if n_actions else float("inf"))
     print(f"  target p99 <= 100 ms: {'met' if p99 <= 0.1 else 'MISSED'} "
           f"(worst p99 {p99 * 1000:.1f} ms)")
     return 1 if errors else 0
+
+
+def _print_slowest(fake: FakeDiscord, n: int) -> None:
+    """The n slowest answers, each with what the bot asked of Discord on its channel (or for
+    its interaction) between the click and the answer: where a tail's time went."""
+    answered = [i for i in fake.interactions.values() if i.reply_latency is not None]
+    print(f"  the {n} slowest answers (ms after the click):")
+    for inter in sorted(answered, key=lambda i: -(i.reply_latency or 0))[:n]:
+        assert inter.replied_at is not None
+        said = [f"{r.method} {r.path.split('/')[1]} +{(r.at - inter.sent_at) * 1000:.0f}"
+                for r in fake.requests
+                if inter.sent_at <= r.at <= inter.replied_at
+                and (inter.channel_id in r.path or inter.id in r.path)]
+        print(f"    {(inter.reply_latency or 0) * 1000:6.0f} {inter.name[:28]:28} ack "
+              f"{(inter.ack_latency or 0) * 1000:.0f}{' (deferred)' if inter.deferred else ''}"
+              f"; meanwhile: {', '.join(said) or 'nothing on its channel'}")
 
 
 def _routes(requests: list, n_actions: int) -> str:
@@ -365,6 +387,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="run the bot in this process (shares the event loop)")
     parser.add_argument("--profile", help="cProfile the bot (subprocess) into this file; "
                         "with --inprocess, profile this process")
+    parser.add_argument("--slowest", type=int, default=0,
+                        help="print the N slowest answers and the bot's requests meanwhile")
     parser.add_argument("--db", choices=("sqlite", "postgresql"), default="sqlite",
                         help="postgresql: a throwaway server, the bot in --processes processes")
     parser.add_argument("--processes", type=int, default=1,

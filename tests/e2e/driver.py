@@ -158,7 +158,8 @@ class GameDriver:
         self._turn_key: tuple[int, str] | None = None
         self._turn_target = 4
         self._turn_counts: dict[str, int] = defaultdict(int)
-        self.latencies: dict[str, list[float]] = defaultdict(list)  # "action" | "end_turn"
+        # "action" | "end_turn" | "game_over"
+        self.latencies: dict[str, list[float]] = defaultdict(list)
         self.confirmations: list[str] = []  # the questions asked before Decline / End
         self.auto_steps = 0  # actions the bot played by itself (survivors with one way to go)
         self.live_checks = 0  # times exactly one public message carried the game's components
@@ -473,7 +474,9 @@ class GameDriver:
                                   ) from None
             self.live_checks += 1
         ended = any(e.get("type") in ("turn_ended", "game_over") for e in events)
-        kind = "end_turn" if ended else "action"
+        # the last answer of a game carries the end card (and the replay): timed apart
+        over = any(e.get("type") == "game_over" for e in events)
+        kind = "game_over" if over else "end_turn" if ended else "action"
         if sent.interaction.reply_latency is not None:
             self.latencies[kind].append(sent.interaction.reply_latency)
         if ended:
