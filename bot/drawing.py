@@ -17,6 +17,9 @@ from bot.workers import bind_to_parent
 
 log = logging.getLogger(__name__)
 
+TRIM_EVERY = 8  # pictures between two returns of the allocator's free pages (bot.heap.trim)
+_drawn = 0
+
 
 def start_worker(parent: int = 0) -> None:
     """Initializer of each drawing process: die with the bot, then load every official
@@ -39,13 +42,19 @@ def draw(name: str, subject: Any, kwargs: dict[str, Any]) -> bytes:
     """One picture, PNG bytes. A map comes as (board, public observation): the bot took the
     observation anyway (the picture's cache key), and it travels to a worker for a fraction
     of the whole state; an official board travels as its id."""
-    if name == "map_png":
-        board, observation = subject
-        if isinstance(board, str):
-            board = engine.data.board(board)
-        return render.observation_png(board, observation, **kwargs)
-    drawn: Callable[..., bytes] = getattr(render, name)  # one of render's PNG entry points
-    return drawn(subject, **kwargs)
+    global _drawn
+    try:
+        if name == "map_png":
+            board, observation = subject
+            if isinstance(board, str):
+                board = engine.data.board(board)
+            return render.observation_png(board, observation, **kwargs)
+        drawn: Callable[..., bytes] = getattr(render, name)  # one of render's PNG entry points
+        return drawn(subject, **kwargs)
+    finally:
+        _drawn += 1
+        if _drawn % TRIM_EVERY == 0:
+            heap.trim()
 
 
 def warm(board_ids: list[str]) -> bool:
