@@ -91,6 +91,16 @@ async def test_full_disk_answers_try_again_and_recovers(tmp_path: Path) -> None:
         await store.close()
 
 
+async def _ended(admin: asyncpg.Connection, pids: list[int], timeout: float = 30.0) -> None:
+    """Wait until the server has ended these backends: pg_terminate_backend only signals
+    them, and on a loaded host a backend can take far longer than a moment to go."""
+    deadline = asyncio.get_running_loop().time() + timeout
+    while await admin.fetchval("SELECT count(*) FROM pg_stat_activity WHERE pid = ANY($1)",
+                               pids):
+        assert asyncio.get_running_loop().time() < deadline, f"backends {pids} still alive"
+        await asyncio.sleep(0.02)
+
+
 async def test_postgresql_connection_lost_mid_action(pg_url: str,
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     store = await open_store(pg_url)
@@ -106,7 +116,7 @@ async def test_postgresql_connection_lost_mid_action(pg_url: str,
             if sql.startswith("INSERT INTO actions"):  # after the version update
                 pid = self._conn.get_server_pid()
                 await admin.execute("SELECT pg_terminate_backend($1)", pid)
-                await asyncio.sleep(0.1)
+                await _ended(admin, [pid])
             return await real_execute(self, sql, *args)
 
         monkeypatch.setattr(store_pg._PgTx, "execute", cut)
@@ -119,8 +129,10 @@ async def test_postgresql_connection_lost_mid_action(pg_url: str,
         out = await service.act(CH, uid, action)  # the pool reconnected by itself
         assert out.game.version == before[0] + 1
         # every pooled connection dropped at once (a server restart, a failover)
-        await admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
-                            " WHERE datname = current_database() AND pid <> pg_backend_pid()")
+        ended = await admin.fetch("SELECT pid, pg_terminate_backend(pid) FROM pg_stat_activity"
+                                  " WHERE datname = current_database()"
+                                  " AND pid <> pg_backend_pid()")
+        await _ended(admin, [r["pid"] for r in ended])
         failures = 0
         for _ in range(5):  # the first command notices, is answered "try again", and the
             try:            # pool replaces every connection
