@@ -16,7 +16,9 @@ def test_demo_writes_a_self_contained_page(tmp_path: Path) -> None:
     out = tmp_path / "out"
     proc = subprocess.run([sys.executable, "-m", "bot", "demo", "--players", "3", "--level",
                            "mixed", "--out", str(out), "--seed", "5"],
-                          cwd=tmp_path, capture_output=True, text=True, timeout=300)
+                          # a bound for a hung demo, not a speed limit: three AI seats (one
+                          # hard) play a whole game, ~1 min of CPU, several on a loaded host
+                          cwd=tmp_path, capture_output=True, text=True, timeout=1800)
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert "Traceback" not in proc.stderr and "failed" not in proc.stderr, proc.stderr[-2000:]
     page = (out / "smallworld-demo.html").read_text(encoding="utf-8")
@@ -37,6 +39,6 @@ def test_demo_writes_a_self_contained_page(tmp_path: Path) -> None:
 
 def test_demo_refuses_bad_options_in_one_line(tmp_path: Path) -> None:
     proc = subprocess.run([sys.executable, "-m", "bot", "demo", "--players", "9"],
-                          cwd=tmp_path, capture_output=True, text=True, timeout=60)
+                          cwd=tmp_path, capture_output=True, text=True, timeout=600)
     assert proc.returncode == 2 and "--players" in proc.stderr
     assert "Traceback" not in proc.stderr
