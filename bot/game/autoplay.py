@@ -189,6 +189,9 @@ class AutoPlayer:
                          if d.kind == "turn"), None)
         if seat is None or not seat.user_id or deadline is None or self.remind is None:
             return
+        if deadline.due_at <= self.service.now():
+            return  # her time ran out meanwhile (the bot was down): the timeout comes next,
+            # not a reminder that she has 0s left
         settings = await self.service.store.member_settings(seat.user_id)
         quiet = QuietHours.stored(settings.quiet, settings.zone)
         if quiet is not None and quiet.contains(self.service.now()):
