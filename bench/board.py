@@ -145,8 +145,11 @@ async def _game(fake: FakeDiscord, reader: StateReader, http: aiohttp.ClientSess
                 back = await first.next(
                     lambda m, who=seated[0]["username"]: m.get("t") == "snap" and (
                         m["d"]["actor"] == who or m["d"]["finished"]), after=at, timeout=120)
+                # the post that hands her the game: her turn, or (the AI took one of her
+                # regions) her survivors to place
                 posted = await fake.wait_for_message(
-                    channel, lambda m: f"<@{seated[0]['id']}>, it is your turn" in m.content
+                    channel, lambda m: any(f"<@{seated[0]['id']}>{p}" in m.content for p in (
+                        ", it is your turn", ": place your surviving", ": re-place"))
                     or "final" in m.files, timeout=120, after=began)
                 marks = dict.fromkeys(boards, 0)
                 await _reach(boards, marks, back["v"], posted.created_at, out["ai"])
