@@ -11,7 +11,9 @@ in time, and its answer follows."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -52,6 +54,22 @@ def _in_window(inter: Any) -> None:
     assert inter.callback_at - inter.sent_at < ANSWER_WINDOW
 
 
+@contextlib.asynccontextmanager
+async def _against_two_ais(fake: FakeDiscord, db: Path, *, seed: int
+                           ) -> AsyncIterator[tuple[Any, StateReader, GameDriver]]:
+    """ann, her DMs closed, in a game against two easy AIs that play the moment her turn
+    ends: (the bot, a reader of its store, her driver), the game open."""
+    ann = fake.add_user("ann")
+    fake.close_dms(ann)
+    async with fake.running(make_bot(fake, db, ai_turn_delay=0)) as bot, \
+            StateReader(db) as reader:
+        await bot.wait_until_ready()
+        driver = GameDriver(fake, fake.channel, [ann], reader, seed=seed, mode="panel",
+                            ai=("easy", "easy"))
+        await driver.open_game()
+        yield bot, reader, driver
+
+
 async def _start_of_her_turn(driver: GameDriver, reader: StateReader, name: str) -> Message:
     """Play on until `name`'s turn has just begun with a conquest menu on her panel; -> it."""
     for _ in range(400):
@@ -76,15 +94,8 @@ async def test_a_conquest_at_the_start_of_her_turn_while_the_bot_is_held_up(
     deferred inside the window and then answered by the living message's edit, with her
     conquest applied once; nothing is left unanswered and nothing is logged as an error."""
     fake = fake_discord
-    db = tmp_path / "held.db"
-    ann = fake.add_user("ann")
-    fake.close_dms(ann)
-    async with fake.running(make_bot(fake, db, ai_turn_delay=0)) as bot, \
-            StateReader(db) as reader:
-        await bot.wait_until_ready()
-        driver = GameDriver(fake, fake.channel, [ann], reader, seed=4, mode="panel",
-                            ai=("easy", "easy"))
-        await driver.open_game()
+    async with _against_two_ais(fake, tmp_path / "held.db", seed=4) as (bot, reader, driver):
+        ann = driver.users[0]
         panel = await _start_of_her_turn(driver, reader, "ann")
         before = await driver.loaded()
         menu = next(c for c in panel.custom_ids() if c.endswith(":c"))
@@ -187,15 +198,8 @@ async def test_closed_dms_against_the_ai_get_every_turns_coins(
     used to claim her coin DM first, find her DMs closed and give it up, so she never got
     her coins. Her own answer brings them now, privately, every turn (the driver checks)."""
     fake = fake_discord
-    db = tmp_path / "coins.db"
-    ann = fake.add_user("ann")
-    fake.close_dms(ann)
-    async with fake.running(make_bot(fake, db, ai_turn_delay=0)) as bot, \
-            StateReader(db) as reader:
-        await bot.wait_until_ready()
-        driver = GameDriver(fake, fake.channel, [ann], reader, seed=2, mode="panel",
-                            ai=("easy", "easy"))
-        await driver.open_game()
+    async with _against_two_ais(fake, tmp_path / "coins.db", seed=2) as (_, _, driver):
+        ann = driver.users[0]
         await driver.play(until=lambda loaded: loaded.state.round >= 4)
         assert driver.coin_checks >= 3
         assert not fake.dms_to(ann)
