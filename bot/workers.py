@@ -45,8 +45,9 @@ def host_memory_mb() -> float | None:
 def drawers_for(cores: int, memory_mb: float | None) -> int:
     """How many drawing processes suit a host: 2 with at least 3 cores and 2 GB of memory,
     else 1. A second one draws another channel's map at the same moment; on 2 cores the
-    bot's event loop and the AI want the other core (bench/bot.py: one drawer kept the
-    end-turn p99 of 50 games with 10 against AIs on 2 cores), and each holds its caches."""
+    bot's event loop and the AI want the other core (bench/bot.py, 50 games with 10 against
+    AIs on 2 cores: end-turn p99 97 and 118 ms with one drawer, 144 ms with two), and
+    each holds its caches (~100 MB at 50 games)."""
     roomy = memory_mb is None or memory_mb >= TWO_DRAWERS_MB
     return 2 if cores >= TWO_DRAWERS_CORES and roomy else 1
 
@@ -82,7 +83,7 @@ def start_niced(nice: int, parent: int, module: str) -> None:
     loaded aside from the collector (bot.heap).
 
     The pool's initializer is what a new process loads first, so it lives here, in a module
-    that loads nothing heavy: the engine and the AI (about a second of CPU) are imported
+    that loads nothing heavy: the engine and the AI (0.5-0.6 s of CPU) are imported
     after the renice, not at the bot's own priority beside the replies it is making."""
     if parent:
         bind_to_parent(parent)
