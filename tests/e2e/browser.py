@@ -180,3 +180,11 @@ async def in_browser(browser: Any, fake: Any, base: str, user: dict[str, Any] | 
 async def version_of(board: Any) -> int:
     """The version the board shows (its data-version)."""
     return int(await board.locator("#board").get_attribute("data-version") or -1)
+
+
+async def shows_at_least(page: Any, version: int, timeout_s: float) -> None:
+    """Wait until the page's board shows `version` or a newer one: the hub folds versions
+    that follow each other quickly (an AI's turn right after hers) into one snapshot."""
+    await page.wait_for_function(
+        "v => Number(document.querySelector('#board')?.dataset.version ?? -1) >= v",
+        arg=version, timeout=timeout_s * 1000)
