@@ -106,6 +106,7 @@ class Hub:
         self._known: dict[int, Loaded] = {}  # what the newest session left, not yet shown
         self._running: dict[int, asyncio.Task[None]] = {}
         self._poller: asyncio.Task[None] | None = None
+        self._joins: set[asyncio.Task[None]] = set()
         self.story_url: Callable[[GameRow], dict[str, str] | None] = lambda game: None
 
     # -- boards coming and going --------------------------------------------------------
@@ -132,7 +133,8 @@ class Hub:
             self._poller = asyncio.create_task(self._poll(), name="web-boards-poll")
 
     async def stop(self) -> None:
-        tasks = [t for t in (self._poller, *self._running.values()) if t is not None]
+        tasks = [t for t in (self._poller, *self._running.values(), *self._joins)
+                 if t is not None]
         for task in tasks:
             task.cancel()
         for task in tasks:
@@ -297,13 +299,36 @@ class Hub:
             return {}
         return {s.user_id: s.name for s in view.game.players if s.user_id}
 
-    async def hello(self, board: Board) -> str | None:
-        """The first snapshot of a board that (re)joined (None: the channel has no game)."""
+    async def hello(self, board: Board) -> tuple[str, View] | None:
+        """The first snapshot of a board that (re)joined, and the game row it was built from
+        (None: the channel has no game). The board is not open yet: `join` opens it once this
+        snapshot went out, so no newer snapshot can overtake it on the way."""
         view = await self.view(board.channel_id)
         if view.public is None:
             return None
-        self._views.setdefault(board.channel_id, view)
         text_ = await self.snapshot_text(view, board)
         self.metrics.sent(len(text_))
-        return text_
+        return text_, view
 
+    def join(self, board: Board, shown: View) -> None:
+        """Open a board whose first snapshot (built from `shown`) went out. A version committed
+        since then reached no refresh of this board, so it is sent now."""
+        self.open(board)
+        channel_id = board.channel_id
+        self._views.setdefault(channel_id, shown)
+        if channel_id in self._running:
+            self._dirty.add(channel_id)  # the running refresh may have listed its boards before
+            return
+        task = asyncio.create_task(self._caught_up(channel_id, shown.mark),
+                                   name=f"web-join-{channel_id}")
+        self._joins.add(task)
+        task.add_done_callback(self._joins.discard)
+
+    async def _caught_up(self, channel_id: int, shown: Mark) -> None:
+        try:
+            game = await self._game(channel_id)
+        except Exception:  # noqa: BLE001 - the store may be busy; the poll looks again
+            log.debug("join check of channel %s failed", channel_id, exc_info=True)
+            return
+        if mark_of(game) != shown:
+            self.changed(channel_id)

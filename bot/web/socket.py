@@ -147,14 +147,14 @@ class Sockets:
                                                  "open its board.")
             return None
         board = Board(viewer, channel_id, await self._language(viewer, channel_id), sink)
-        self.hub.open(board)
         first = await self.hub.hello(board)
         if first is None:
-            self.hub.close(board)
             await self._bye(sink, "no_game", "No game has been played in this channel yet: "
                                              "open the board from a game's channel.")
             return None
-        await sink.send_json_text(first)
+        text_, shown = first
+        await sink.send_json_text(text_)
+        self.hub.join(board, shown)
         return board
 
     async def _language(self, viewer: Session, channel_id: int) -> str:

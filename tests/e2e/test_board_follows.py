@@ -3,8 +3,10 @@ the clock; and they come back after a restart with nothing lost or doubled."""
 
 from __future__ import annotations
 
+import asyncio
 import time
 from pathlib import Path
+from typing import Any
 
 import aiohttp
 from board_setup import BoardSocket, sign_in, web_bot
@@ -117,3 +119,50 @@ async def test_open_boards_come_back_after_a_restart(fake_discord: FakeDiscord,
             game = await bot2.store.get_game(now["d"]["game"]["id"])
             assert game is not None and game.revision == applied["v"]
             await again.close()
+
+
+async def test_a_board_opened_while_the_game_moves_never_goes_back(fake_discord: FakeDiscord,
+                                                                    tmp_path: Path) -> None:
+    """A board's first snapshot is built, then a slash command commits a new version before
+    that snapshot has gone out. The board must get the old one first and the new one after,
+    never the new one overtaken by the old (which would leave it showing a past version until
+    the game moves again)."""
+    fake = fake_discord
+    ann, bob = fake.add_user("ann"), fake.add_user("bob")
+    bot, base = web_bot(fake, tmp_path / "board.db")
+    ch = fake.channel
+    async with fake.running(bot), aiohttp.ClientSession() as http:
+        await bot.wait_until_ready()
+        inter = await fake.slash(ann, ch, "sw new", options={"players": 2, "seed": 4})
+        lobby = await fake.wait_for_reply(inter)
+        await fake.wait_for_reply(await fake.click(bob, lobby, label="Join"))
+        await fake.wait_for_ack(await fake.click(ann, lobby, label="Start"))
+        first = await (await BoardSocket.open(http, base, await sign_in(fake, http, base, ann),
+                                              ch, who="ann")).snap_where(lambda m: True)
+        actor = ann if first["d"]["actor"] == "ann" else bob
+        hub = bot.web.hub if bot.web is not None else None
+        assert hub is not None
+        building, release = asyncio.Event(), asyncio.Event()
+        built = hub.snapshot_text
+
+        async def held(view: Any, board: Any) -> str:
+            text_ = await built(view, board)
+            if board.viewer.name == "bob" and not building.is_set():  # bob's hello only
+                building.set()
+                await release.wait()
+            return text_
+
+        hub.snapshot_text = held  # type: ignore[method-assign]
+        watch = await BoardSocket.open(http, base, await sign_in(fake, http, base, bob), ch,
+                                       who="bob")
+        await asyncio.wait_for(building.wait(), 10)
+        await fake.wait_for_reply(await fake.slash(actor, ch, "sw pick", options={"slot": 1}))
+        game = await bot.store.get_game(first["d"]["game"]["id"])
+        assert game is not None and game.revision == first["v"] + 1
+        release.set()
+        newest = await watch.snap_where(lambda m: m["v"] == game.revision)
+        assert newest["d"]["turn"]["picked"]
+        seen = [m["v"] for m in watch.snaps()]
+        assert seen == [first["v"], game.revision], seen
+        await watch.close()
+    assert not fake.client_errors, fake.client_errors
