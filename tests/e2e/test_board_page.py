@@ -81,7 +81,7 @@ async def tap_and_wait(board: Any, watch: Watch, bot: SmallWorldBot, game_id: in
         await asyncio.sleep(0.02)
     else:
         raise AssertionError(f"the tap changed nothing (revision {before})")
-    await board.locator(f'#board[data-version="{game.revision}"]').wait_for(timeout=5000)
+    await board.locator(f'#board[data-version="{game.revision}"]').wait_for(timeout=SHOWN_WITHIN_S * 1000)
     await watch.sees(game.revision)
     return game.revision
 
@@ -144,7 +144,7 @@ async def test_whole_turns_by_taps_post_what_slash_commands_post(fake_discord: F
         # a combo she cannot pay for: the chat's sentence, and nothing changed
         await ann_board.locator('[data-slot="4"]').click()
         toast = ann_board.locator("#toast")
-        await toast.wait_for(timeout=5000)
+        await toast.wait_for(timeout=SHOWN_WITHIN_S * 1000)
         assert "coin" in (await toast.inner_text()).lower()
         assert await version_of(ann_board) == 0  # the refused pick changed nothing
 
@@ -238,7 +238,7 @@ async def test_a_phone_plays_by_touch_and_keys_and_survives_a_restart(
             await board.locator('#board[data-state="live"] [data-region]').first.wait_for(
                 timeout=15000)
             await board.locator('[data-slot="0"]').tap()  # a finger on the Ratmen
-            await board.locator('#board[data-version="1"]').wait_for(timeout=5000)
+            await board.locator('#board[data-version="1"]').wait_for(timeout=SHOWN_WITHIN_S * 1000)
             # the keyboard alone: focus the map, walk to a region she can conquer, Enter
             first = board.locator("[data-region].selectable").first
             target = int(await first.get_attribute("data-region") or -1)
@@ -252,7 +252,7 @@ async def test_a_phone_plays_by_touch_and_keys_and_survives_a_restart(
             assert label and label.startswith(f"Region {focused}, ")
             await board.locator(f'[data-region="{target}"]').focus()
             await page.keyboard.press("Enter")
-            await board.locator('#board[data-version="2"]').wait_for(timeout=5000)
+            await board.locator('#board[data-version="2"]').wait_for(timeout=SHOWN_WITHIN_S * 1000)
             game = await bot.store.get_game(game_id)
             assert game is not None and game.revision == 2
         # the bot is down: her board says it is reconnecting; she taps End meanwhile
