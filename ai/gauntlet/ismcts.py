@@ -1,8 +1,7 @@
-"""The ISMCTS player: information-set Monte Carlo tree search over its own big decisions.
+"""The ISMCTS player: information-set Monte Carlo tree search over its combo picks.
 
-At the decisions that shape a game (which combo to pick; at a turn's start, whether to go
-into decline) it grows a tree of its own choices, with the hidden information sampled
-anew in every iteration:
+At the decision that shapes a game most (which combo to pick) it grows a tree of its own
+choices, with the hidden information sampled anew in every iteration:
 
 - each iteration draws a world from what the seat may see (other players' coins guessed
   from the table, the undrawn stacks reshuffled, the dice redrawn) and a playing style
@@ -10,18 +9,20 @@ anew in every iteration:
   never met);
 - it walks down the tree, choosing among the moves available in that world by UCB1
   counted over the iterations in which each move was available (Cowling, Powley and
-  Whitehouse's single-observer ISMCTS); its own later turn starts within the horizon are
-  nodes too, so a pick is judged together with when that race will decline;
-- between its own decisions, and after the last node, everyone plays on with the rules
-  players (itself with the decliner's rules), until the start of its own turn
+  Whitehouse's single-observer ISMCTS); its own later picks within the horizon are nodes
+  too;
+- between its own decisions, and after the last node, everyone plays on (itself with the
+  strategist's rules, the others with their stand-in's), until the start of its own turn
   `HORIZON` rounds ahead or the end of the game;
 - the result is scored for first place, not for margin: the chance of finishing first,
   read from the coins each seat should hold at the end (coins now plus what it holds
   now earns over its turns left) through a logistic curve.
 
-Every other decision (conquests, redeployment, survivors, pieces) is the decliner's. The
-amount of work is a fixed number of iterations, so the choice depends only on the seat's
-view and the seed.
+Every other decision (declines, conquests, redeployment, survivors, pieces) is the
+strategist's. The tree can weigh declines too (`K["decline"]` iterations at a turn's
+start), but against three `normal` that measured no better than the strategist's own
+rule, so it is off (docs/ai.md, "The gauntlet's strong players"). The amount of work is a
+fixed number of iterations, so the choice depends only on the seat's view and the seed.
 """
 
 from __future__ import annotations
@@ -35,14 +36,16 @@ from engine import GameState, Stage
 
 from . import lore
 from .base import RulesPlayer, Seen
+from .strategist import Strategist
 from .styles import Aggressor, Decliner, Greedy
 
 HORIZON = 2  # rounds played out past the decision
-ITERATIONS = {"pick": 32, "decline": 20}
+ITERATIONS = {"pick": 32, "decline": 0}  # 0: the strategist declines
 DEPTH = 2  # own decisions in the tree per iteration
 EXPLORE = 0.7  # UCB1 exploration constant (rewards lie in 0..1)
-SPREAD = 5.0  # coins of lead that make first place about 73% likely (logistic scale)
+SPREAD = 12.0  # coins of lead that make first place about 73% likely (logistic scale)
 KEEP = 0.85  # share of its income a seat keeps earning per turn left (races tire)
+PICKS = 3  # the strategist's best combos of the row weighed at a pick
 MAX_STEPS = 3000
 
 
@@ -81,12 +84,12 @@ def chance_first(s: GameState, me: int, spread: float = SPREAD) -> float:
 class Ismcts(RulesPlayer):
     style = "ismcts"
     K = {"horizon": HORIZON, "pick": ITERATIONS["pick"], "decline": ITERATIONS["decline"],
-         "depth": DEPTH, "explore": EXPLORE, "spread": SPREAD, "picks": 6}
+         "depth": DEPTH, "explore": EXPLORE, "spread": SPREAD, "picks": PICKS}
     STANDINS: tuple[type[RulesPlayer], ...] = (Decliner, Decliner, Greedy, Aggressor)
 
     def __init__(self) -> None:
         super().__init__()
-        self.plain = Decliner()
+        self.plain = Strategist()
         self.standins = [cls() for cls in self.STANDINS]
 
     # ------------------------------------------------------------ where it searches
@@ -118,7 +121,7 @@ class Ismcts(RulesPlayer):
 
     def decide(self, d: Seen) -> engine.Action:
         kind = self.kind(d.s, d.me)
-        if kind is None:
+        if kind is None or not self.K[kind]:
             return self.plain.decide(d)
         moves = self.moves(d.s, d.me, kind, d.rng)
         return self.search(d, kind, moves)
@@ -157,7 +160,7 @@ class Ismcts(RulesPlayer):
         while not s.finished and n < MAX_STEPS:
             if moves is None and depth < self.K["depth"] and (s.round, s.current) != stop:
                 kind = self.kind(s, me)
-                if kind is not None:
+                if kind is not None and self.K[kind]:
                     moves = self.moves(s, me, kind, rng)
             if moves is not None:
                 i = self.select(node, moves)

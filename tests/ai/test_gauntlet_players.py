@@ -91,7 +91,7 @@ def test_the_search_tries_every_candidate_and_answers_with_the_best_mean():
     view = engine.sample_hidden(s, s.actor, random.Random(1))
     d = Seen(view, 0, "a", random.Random(1))
     moves = p.moves(view, 0, "pick", d.rng)
-    assert len(moves) == min(6, len(view.row)) and moves[0].do == "pick"
+    assert len(moves) == min(p.K["picks"], len(view.row)) and moves[0].do == "pick"
     root = p.tree(Seen(view, 0, "a", random.Random(2)), "pick", moves)
     kids = [root.children[repr(a)] for a in moves]
     assert all(k.visits >= 1 for k in kids)
