@@ -21,8 +21,9 @@ choices, with the hidden information sampled anew in every iteration:
 Every other decision (declines, conquests, redeployment, survivors, pieces) is the
 strategist's. The tree can weigh declines too (`K["decline"]` iterations at a turn's
 start), but against three `normal` that measured no better than the strategist's own
-rule, so it is off (docs/ai.md, "The gauntlet's strong players"). The amount of work is a
-fixed number of iterations, so the choice depends only on the seat's view and the seed.
+rule, so it is off (docs/ai.md, "The two strong players (issue #29)"). The amount of
+work is a fixed number of iterations, so the choice depends only on the seat's view and
+the seed.
 """
 
 from __future__ import annotations
