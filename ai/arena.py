@@ -17,9 +17,9 @@ import engine
 from engine import GameState
 
 from . import LEVELS, choose
-from .gauntlet.styles import STYLES
+from .gauntlet.players import PLAYERS
 
-SPECS = (*LEVELS, "random", *STYLES)
+SPECS = (*LEVELS, "random", *PLAYERS)
 
 # a seat's player: `(state, seed) -> action` for `state.actor`
 Actor = Callable[[GameState, int], engine.Action]
@@ -37,13 +37,13 @@ class SeatResult:
 
 def actor(spec: str) -> Actor:
     """`(state, seed) -> action` for a seat spec: an AI level, `random` (uniform legal
-    actions) or a gauntlet style (ai.gauntlet)."""
+    actions) or a gauntlet player (ai.gauntlet)."""
     if spec in LEVELS:
         return lambda s, seed: choose(s, spec, seed)
     if spec == "random":
         return lambda s, seed: random.Random(seed).choice(engine.legal_actions(s))
-    if spec in STYLES:
-        return STYLES[spec]().act
+    if spec in PLAYERS:
+        return PLAYERS[spec]().act
     raise ValueError(f"unknown seat spec {spec!r}; choose one of {', '.join(SPECS)}")
 
 

@@ -9,10 +9,10 @@ from typing import TextIO
 
 from engine.data import BOARD_IDS
 
-from . import LEVELS
 from .arena import SPECS, Figures, SeatResult, figures, pct, play, wilson
-from .gauntlet.run import OPPONENTS
+from .gauntlet.run import MIXED, OPPONENTS
 from .gauntlet.run import main as gauntlet_main
+from .gauntlet.targets import BY_NAME, run_targets
 
 __all__ = ["SPECS", "MatchRow", "SeatResult", "main", "pct", "play", "run_match", "wilson"]
 
@@ -67,14 +67,23 @@ def main(argv: list[str] | None = None) -> int:
     m.add_argument("--seed", type=int, default=1)
     g = sub.add_parser("gauntlet", help="an AI level against every gauntlet opponent")
     g.add_argument("--level", default="hard",
-                   help=f"comma-separated levels to measure, of: {', '.join(LEVELS)}")
+                   help=f"comma-separated levels (or gauntlet players) to measure, of: "
+                        f"{', '.join(SPECS)}")
     g.add_argument("--games", type=int, default=20, help="games per opponent")
-    g.add_argument("--board", default="2p", help="2p or 4p (4p: three copies of each opponent)")
+    g.add_argument("--board", default="2p",
+                   help="2p, 3p, 4p or 5p (copies of the opponent in every other seat)")
     g.add_argument("--seed", type=int, default=1)
     g.add_argument("--procs", type=int, default=1, help="worker processes (default 1)")
     g.add_argument("--opponents", default=",".join(OPPONENTS),
-                   help=f"comma-separated seat specs (default: {', '.join(OPPONENTS)})")
+                   help=f"comma-separated seat specs, or {MIXED} (different gauntlet players "
+                        f"at the other seats; default: {', '.join(OPPONENTS)})")
     g.add_argument("--json", default=None, help="also write the tables to this JSON file")
+    g.add_argument("--targets", action="store_true",
+                   help="play the targets of issue #29 instead (ai/gauntlet/targets.py) and "
+                        "print each with its interval and whether it is reached")
+    g.add_argument("--only", default="",
+                   help=f"with --targets: comma-separated target names, of: "
+                        f"{', '.join(BY_NAME)}")
     args = p.parse_args(argv)
     if args.cmd == "gauntlet":
         return _gauntlet(p, args)
@@ -97,15 +106,20 @@ def _board(p: argparse.ArgumentParser, board: str) -> str:
 
 
 def _gauntlet(p: argparse.ArgumentParser, args: argparse.Namespace) -> int:
-    levels = [x.strip() for x in args.level.split(",") if x.strip()]
-    if not levels or any(x not in LEVELS for x in levels):
-        p.error(f"--level needs levels of {', '.join(LEVELS)}; got {args.level!r}")
-    opps = [x.strip() for x in args.opponents.split(",") if x.strip()]
-    if not opps or any(x not in SPECS for x in opps):
-        p.error(f"--opponents needs seat specs of {', '.join(SPECS)}; got {args.opponents!r}")
-    args.board = _board(p, args.board)
-    if args.board not in ("official-2p", "official-4p"):
-        p.error("--board must be 2p or 4p")
     if args.games < 1 or args.procs < 1:
         p.error("--games and --procs must be at least 1")
+    if args.targets:
+        names = [x.strip() for x in args.only.split(",") if x.strip()]
+        if any(x not in BY_NAME for x in names):
+            p.error(f"--only needs target names of {', '.join(BY_NAME)}; got {args.only!r}")
+        run_targets(names, args.games, args.seed, args.procs)
+        return 0
+    levels = [x.strip() for x in args.level.split(",") if x.strip()]
+    if not levels or any(x not in SPECS for x in levels):
+        p.error(f"--level needs seat specs of {', '.join(SPECS)}; got {args.level!r}")
+    opps = [x.strip() for x in args.opponents.split(",") if x.strip()]
+    if not opps or any(x not in (*SPECS, MIXED) for x in opps):
+        p.error(f"--opponents needs seat specs of {', '.join(SPECS)} or {MIXED}; "
+                f"got {args.opponents!r}")
+    args.board = _board(p, args.board)
     return gauntlet_main(args)

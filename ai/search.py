@@ -63,6 +63,7 @@ class Depth:
     leader: int = 1  # 1: margin against the best other seat; 0: against their mean
     declines: int = 1  # weigh "decline now" against going on (else: the heuristic's rule)
     first_conquests: int = 0  # at a turn's first conquest, also weigh this many best ones
+    later_conquests: int = 0  # at the turn's later conquests, also weigh this many best ones
 
 
 DEPTH: dict[str, Depth] = {
@@ -145,9 +146,11 @@ def candidates(s: GameState, me: int, depth: Depth,
             add(engine.Decline(player=name), Knobs())
         if traits.stout(h.power) and any(a.do == "end" for a, _ in out):
             add(engine.Decline(player=name), Knobs())
-    if h is not None and depth.first_conquests and s.stage is Stage.CONQUEST and _turn_start(s):
-        for a in best_first_conquests(c, h.race, h.power, depth.first_conquests):
-            add(a, Knobs())
+    if h is not None and s.stage is Stage.CONQUEST:
+        n = depth.first_conquests if _turn_start(s) else depth.later_conquests
+        if n:
+            for a in best_first_conquests(c, h.race, h.power, n):
+                add(a, Knobs())
     return out
 
 

@@ -56,6 +56,21 @@ def region_coins(s: GameState, rid: int, race: str, power: str | None) -> int:
     return v
 
 
+def income_now(s: GameState, seat: int) -> float:
+    """Coins seat `seat` would score for what it holds now (RULES §7): a coin a region,
+    the Active race's bonuses, a Dwarf mine In Decline."""
+    h = s.seats[seat].active
+    total = float(flat_coins(h.power)) if h is not None else 0.0
+    for r, a in enumerate(s.areas):
+        if a.owner != seat or a.race is None:
+            continue
+        if h is not None and a.race == h.race:
+            total += region_coins(s, r, h.race, h.power)
+        else:
+            total += 2 if a.race == "Dwarves" and s.geo.mine[r] else 1
+    return total
+
+
 def flat_coins(power: str | None) -> int:
     return POWER_FLAT_COIN.get(power or "", 0)
 

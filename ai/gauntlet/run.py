@@ -1,11 +1,14 @@
 """`python -m ai gauntlet`: an AI level against every gauntlet opponent, seat-rotated.
 
-For each level and each opponent (the four styles, random, easy and normal) it plays
-`--games` games: in 2p the level against one opponent, in 4p the level against three
-copies of it; the level sits in every seat in turn. It prints, per level, a table with the
-level's win share (95% Wilson interval), mean rank, coin margin (own coins minus the best
-other seat's) and decision times per opponent, then OpenSkill ratings (Plackett-Luce,
-`rating.py`) over all the games of that table.
+For each level (or any seat spec: a gauntlet player can be measured the same way) and
+each opponent (the gauntlet's players, random, easy and normal) it plays `--games` games:
+the measured spec against copies of the opponent in every other seat (one in 2p, three in
+4p, four in 5p), or, for the opponent `mixed`, against different gauntlet players (each
+game takes the next set of them, so every set comes up equally often); the measured spec
+sits in every seat in turn. It prints, per level, a table with the win share (95% Wilson
+interval), mean rank, coin margin (own coins minus the best other seat's) and decision
+times per opponent, then OpenSkill ratings (Plackett-Luce, `rating.py`) over all the games
+of that table.
 """
 
 from __future__ import annotations
@@ -14,14 +17,16 @@ import json
 import sys
 import time
 from argparse import Namespace
+from itertools import combinations
 from multiprocessing import Pool
 from typing import TextIO, TypedDict
 
 from ..arena import Figures, SeatResult, figures, play
+from .players import PLAYERS
 from .rating import rate_specs
-from .styles import STYLES
 
-OPPONENTS: tuple[str, ...] = (*STYLES, "random", "easy", "normal")
+OPPONENTS: tuple[str, ...] = (*PLAYERS, "random", "easy", "normal")
+MIXED = "mixed"  # an opponent spec: different gauntlet players at every other seat
 
 # one game to play: (opponent, seat specs rotated, the level's seat, board, seed)
 Planned = tuple[str, list[str], int, str, int]
@@ -53,8 +58,17 @@ class Table(TypedDict):
     seconds: float
 
 
-def seats(level: str, opponent: str, board: str) -> list[str]:
-    n = 2 if board.endswith("2p") else int(board[-2])
+def players_of(board: str) -> int:
+    return int(board.removeprefix("official-")[0])
+
+
+def seats(level: str, opponent: str, board: str, game: int = 0) -> list[str]:
+    """The seats of game number `game` before rotation: the level first. For `mixed`, the
+    game's set of different gauntlet players, the sets taken in turn."""
+    n = players_of(board)
+    if opponent == MIXED:
+        sets = list(combinations(PLAYERS, n - 1))
+        return [level, *sets[(game // n) % len(sets)]]
     return [level] + [opponent] * (n - 1)
 
 
@@ -68,9 +82,9 @@ def plan(level: str, opponents: list[str], games: int, board: str, seed: int
     """Every game to play: (opponent, seat specs rotated, the level's seat, board, seed)."""
     out: list[Planned] = []
     for opp in opponents:
-        base = seats(level, opp, board)
-        n = len(base)
         for g in range(games):
+            base = seats(level, opp, board, g)
+            n = len(base)
             k = g % n
             out.append((opp, base[k:] + base[:k], (n - k) % n, board, seed + g))
     return out
@@ -123,14 +137,15 @@ def _progress(stream: TextIO | None, done: int, total: int, t0: float) -> None:
 
 
 def write_table(t: Table, out: TextIO) -> None:
-    par = 100 / (2 if t["board"].endswith("2p") else int(t["board"][-2]))
+    n = players_of(t["board"])
+    par = 100 / n
     out.write(f"\n{t['level']} on {t['board']}: {t['games']} games per opponent, seats "
               f"rotated, seed {t['seed']} (par {par:.0f}%)\n")
     out.write(f"{'opponent':<22} {'games':>5} {'win share':>9} {'95% CI':>13} "
               f"{'mean rank':>9} {'margin':>7} {'p50 ms':>7} {'p95 ms':>7} {'max ms':>7}\n")
     for opp, r in t["rows"].items():
         lo, hi = r["ci"]
-        label = opp if t["board"].endswith("2p") else f"3x {opp}"
+        label = opp if n == 2 or opp == MIXED else f"{n - 1}x {opp}"
         out.write(f"{label:<22} {r['games']:>5} {r['win_share'] * 100:>8.1f}% "
                   f"{lo * 100:>5.1f}-{hi * 100:<5.1f}% {r['mean_rank']:>9.2f} "
                   f"{r['margin']:>+7.1f} {r['p50_ms']:>7.1f} {r['p95_ms']:>7.1f} "

@@ -14,8 +14,9 @@ import pytest
 
 import engine
 from ai.arena import play
-from ai.gauntlet import STYLES
+from ai.gauntlet import PLAYERS, STYLES
 from ai.gauntlet import rating as R
+from ai.gauntlet.ismcts import Ismcts
 from ai.gauntlet.run import OPPONENTS, run
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -87,7 +88,8 @@ def test_choosing_at_every_level_loads_no_gauntlet_module():
     assert out.strip() == "[]"
 
 
-@pytest.mark.parametrize("name", ["base", "lore", "styles", "rating"])
+@pytest.mark.parametrize("name", ["base", "lore", "styles", "strategist", "ismcts", "players",
+                                  "rating"])
 def test_gauntlet_players_are_not_built_from_the_levels(name):
     """The players read the rules through the engine only: no ai.policy, ai.search, ai.plan,
     ai.value, ai.traits, ai.player, nor the value tables."""
@@ -114,10 +116,14 @@ def _alter(s: engine.GameState, rnd: random.Random) -> engine.GameState:
     return t.seal()
 
 
-@pytest.mark.parametrize("style", sorted(STYLES))
+class _QuickIsmcts(Ismcts):
+    K = {**Ismcts.K, "pick": 4, "decline": 3}  # few iterations: a whole game, twice a move
+
+
+@pytest.mark.parametrize("style", sorted(PLAYERS))
 def test_gauntlet_players_never_peek(style):
     rnd = random.Random(3)
-    player = STYLES[style]()
+    player = _QuickIsmcts() if style == "ismcts" else PLAYERS[style]()
     s = engine.new_game("official-3p", ["a", "b", "c"], 8)
     n = 0
     while not s.finished:
@@ -209,8 +215,8 @@ def test_gauntlet_run_prints_a_table_per_level():
 
 
 def test_gauntlet_cli_refuses_bad_arguments_in_one_line():
-    for args in (["--level", "godlike"], ["--board", "3p"], ["--opponents", "nobody"],
-                 ["--games", "0"]):
+    for args in (["--level", "godlike"], ["--board", "6p"], ["--opponents", "nobody"],
+                 ["--games", "0"], ["--targets", "--only", "nobody"]):
         proc = subprocess.run([sys.executable, "-m", "ai", "gauntlet", *args],
                               capture_output=True, text=True, cwd=ROOT, timeout=120)
         assert proc.returncode == 2, args
@@ -218,5 +224,5 @@ def test_gauntlet_cli_refuses_bad_arguments_in_one_line():
 
 
 def test_gauntlet_lists_every_opponent():
-    assert set(OPPONENTS) == set(STYLES) | {"random", "easy", "normal"}
-    assert len(STYLES) >= 4
+    assert set(OPPONENTS) == set(PLAYERS) | {"random", "easy", "normal"}
+    assert len(STYLES) >= 4 and len(PLAYERS) >= 6
