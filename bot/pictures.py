@@ -27,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import io
+import itertools
 import json
 import logging
 import os
@@ -64,6 +65,11 @@ AHEAD_QUEUE = 16  # guesses kept waiting at most (the oldest are dropped)
 AHEAD_MIN_HIT = 0.5
 AHEAD_PROBE = 4  # below that, one guess in this many is still drawn, to see if it pays again
 RENDER_IDLE = 600.0  # seconds without a picture after which a drawing process stops
+# a long picture (a replay) is drawn in steps of this many seconds of the drawer's time: the
+# longest a reply's picture waits behind it (a whole replay took 0.3-0.6 s on a 2-core host,
+# and every picture asked for meanwhile waited for it; bench/bot.py)
+STEP_S = 0.03
+_tokens = itertools.count(1)
 
 
 class Drawings:
@@ -234,6 +240,8 @@ async def _render(name: str, subject: Any, *, ahead: bool = False, route: int | 
     try:
         for attempt in (1, 2):
             try:
+                if name in drawing.STEPPED:
+                    return await _in_steps(drawer, name, subject, kwargs)
                 return await loop.run_in_executor(_NOW[drawer], drawing.draw, name, subject,
                                                   kwargs)
             except BrokenProcessPool:  # (its pool dropped the dead worker: the next starts)
@@ -247,6 +255,26 @@ async def _render(name: str, subject: Any, *, ahead: bool = False, route: int | 
     finally:
         _busy[drawer] -= 1
         _asked -= 0 if ahead else 1
+
+
+async def _in_steps(drawer: int, name: str, subject: Any, kwargs: dict[str, Any]
+                    ) -> bytes | None:
+    """A long picture (a replay) drawn STEP_S seconds at a time on its drawer: a reply's
+    picture asked for meanwhile is drawn between two steps instead of after the whole.
+    (Guesses still wait: the drawer counts as busy until the last step.)"""
+    loop = asyncio.get_running_loop()
+    for _ in range(2):  # a worker replaced between steps forgets it: start once more
+        token = f"{name}-{next(_tokens)}"
+        given: tuple[Any, dict[str, Any] | None] = (subject, kwargs)
+        while True:
+            done, png = await loop.run_in_executor(_NOW[drawer], drawing.draw_step, token,
+                                                   name, *given, STEP_S)
+            given = (None, None)  # the worker keeps what it was given first
+            if done:
+                break
+        if png is not None:
+            return png
+    return None
 
 
 def _file(png: bytes | None, filename: str, description: str | None = None

@@ -27,7 +27,7 @@ import i18n
 from story import Deed, Frame, SecretUntilOver, Story
 
 from . import text, theme
-from .apng import AnimationFrame, IndexInUse, animated_png, unused_index
+from .apng import AnimatedPng, AnimationFrame, IndexInUse, unused_index
 from .encode import palette, palette_index
 from .geometry import board_key
 from .mapview import Layer, map_layers, panel_height, shown_on_map
@@ -153,6 +153,16 @@ def _frames(story: Story, lang: str) -> Iterator[AnimationFrame]:
 
 def replay_png(story: Story, lang: str = "en") -> bytes:
     """The replay of a finished game as an animated PNG (one frame per turn, looping)."""
+    for done in replay_steps(story, lang):
+        if done is not None:
+            return done
+    raise AssertionError("replay_steps ended without the replay")  # pragma: no cover
+
+
+def replay_steps(story: Story, lang: str = "en") -> Iterator[bytes | None]:
+    """The replay made one frame at a time: None after each frame, then the APNG's bytes
+    (the same bytes as replay_png). A drawer that must stay free for other pictures draws it
+    a step at a time (bot.drawing.draw_step)."""
     if not story.finished:
         raise SecretUntilOver("a replay is made once the game is over")
     if not story.frames:
@@ -166,10 +176,19 @@ def replay_png(story: Story, lang: str = "en") -> bytes:
         r, g, b = colours[3 * clear:3 * clear + 3]
         if _index(key, (r, g, b)) == clear:
             clear = None  # this Pillow picks the later of equal colours: no transparent index
-    try:
-        return animated_png(_frames(story, lang), size, colours, len(story.frames), clear)
-    except IndexInUse:  # a frame shows that colour after all: no transparent index
-        return animated_png(_frames(story, lang), size, colours, len(story.frames), None)
+    while True:
+        writer = AnimatedPng(size, colours, len(story.frames), clear)
+        try:
+            for parts, delay, changed in _frames(story, lang):
+                writer.add(parts, delay, changed)
+                yield None
+        except IndexInUse:  # a frame shows that colour after all: no transparent index
+            if clear is None:
+                raise
+            clear = None
+            continue
+        yield writer.finish()
+        return
 
 
 def replay_alt(story: Story, lang: str = "en") -> str:

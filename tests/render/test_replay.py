@@ -230,3 +230,10 @@ def test_the_first_frame_reuses_the_maps_bands(game_log) -> None:
         writer.add([shown, strip], 100)
         new = encode.bands_kept() - before
     assert 0 < new <= -(-replay.CAPTION_H // encode.BAND_ROWS) + 1
+
+
+def test_the_replay_in_steps_is_one_frame_a_step_then_the_same_bytes(game_log) -> None:
+    tale = story.tell(*game_log("official-2p"))
+    steps = list(replay.replay_steps(tale))
+    assert steps[:-1] == [None] * len(tale.frames)
+    assert steps[-1] == replay.replay_png(tale)
