@@ -212,6 +212,7 @@ class SmallWorldBot(commands.Bot):
         self.results = Results(self.store, self.stories)
         self.service.finish_listeners.append(self.results.record)  # members' stats
         self.announcer = Announcer(self, self.service, self.dms, self.stories)
+        self.service.hooks.outcome_listeners.append(self.announcer.map_early)
         self.reviews = Reviews(self.store, self.stories, work=self.settings.review_work,
                                level=self.settings.review_level)  # key moments, after the end
         self.reviews.shown = self.announcer.show_review

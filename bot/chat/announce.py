@@ -17,7 +17,7 @@ import asyncio
 import io
 import logging
 from collections import defaultdict
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 import discord
@@ -113,6 +113,7 @@ class Announcer:
         self.reviews: Reviews | None = None  # finished games' reviews (the end card's chances)
         # how a living message opens the game's board page (None: there is no board page)
         self.board_link: Callable[[GameRow], BoardLink] | None = None
+        self._early: set[asyncio.Future[bytes | None]] = set()  # maps begun before their post
 
     def _board(self, game: GameRow) -> BoardLink | None:
         return None if self.board_link is None else self.board_link(game)
@@ -390,10 +391,7 @@ class Announcer:
         map (this turn's conquests marked; at the turn's end when the outcome went on past
         it, unless `now`), the combo row if `row`; at the end the end card (the coin race,
         told only now) and, where the server has them on, the replay."""
-        shown, obs, highlight = outcome.state, outcome.observation, outcome.highlight
-        if outcome.turn_map is not None and not now:
-            at_end = outcome.turn_map
-            shown, obs, highlight = at_end.state, at_end.observation, at_end.highlight
+        shown, obs, highlight = _turn_map(outcome, now)
         jobs: list[Awaitable[discord.File | None]] = [
             pictures.map_file(shown, highlight, observation=obs,
                               description=text.map_alt(obs, lang), lang=lang)]
@@ -403,6 +401,16 @@ class Announcer:
         if outcome.finished:
             jobs += await self.story_pictures(outcome.game, lang, replay=None)
         return [asyncio.ensure_future(job) for job in jobs]
+
+    def map_early(self, outcome: Outcome) -> None:
+        """The service's word that a turn (or the game) ended: start drawing its turn post's
+        map now, while the session still writes the game's deadlines; the post asks for the
+        same picture and gets this drawing (bot.pictures caches pictures being drawn)."""
+        shown, obs, highlight = _turn_map(outcome, False)
+        task = asyncio.ensure_future(pictures.map_png(shown, highlight, observation=obs,
+                                                      lang=of_game(outcome.game)))
+        self._early.add(task)
+        task.add_done_callback(self._early.discard)
 
     async def story_pictures(self, game: GameRow, lang: str, *, replay: bool | None,
                              card: bool = True) -> list[Awaitable[discord.File | None]]:
@@ -558,3 +566,12 @@ class Announcer:
             if now:
                 await self.edit(game.channel_id, message_id, attachments=now)
         return message_id
+
+
+def _turn_map(outcome: Outcome, now: bool) -> tuple[Any, Mapping[str, Any], tuple[int, ...]]:
+    """What a turn post's map shows: the state, its public observation and the regions
+    outlined; the turn's end when the outcome went on past it (unless `now`)."""
+    if outcome.turn_map is not None and not now:
+        at_end = outcome.turn_map
+        return at_end.state, at_end.observation, at_end.highlight
+    return outcome.state, outcome.observation, outcome.highlight

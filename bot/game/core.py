@@ -201,6 +201,8 @@ class GameCore:
             out.turn_map = dataclasses.replace(out.turn_map, highlight=done)
         elif out.turn_ended and not out.highlight:
             out.highlight = await self.recent.turn_conquests(out.game.id, mark(out.game))
+        if out.turn_ended or out.finished:
+            self.hooks.ready(out)  # its turn post's map can be drawn from now on
         if panel and out.state is not None:
             out.panel = await self.panel_of(out.game, out.state, out.observation)
         return out

@@ -49,6 +49,7 @@ ACTION_ADAPTER: pydantic.TypeAdapter[Any] = pydantic.TypeAdapter(Action)
 FinishListener = Callable[[GameRow], Awaitable[object]]
 DmLanguage = Callable[[int, GameRow], Awaitable[str]]
 ChangeListener = Callable[[int, Loaded | None], None]
+OutcomeListener = Callable[[Outcome], None]
 
 
 @dataclass(slots=True)
@@ -58,11 +59,22 @@ class Hooks:
     reveal); `dm_language` words a member's coin DMs in their language; change listeners
     hear the channel id of every session that wrote its game, once the session is over
     (whatever wrote it: the open boards follow every path), with the game and state it left
-    (None when it ended half done: the store has the truth)."""
+    (None when it ended half done: the store has the truth); outcome listeners hear of
+    every outcome that ends a turn or the game as soon as it is committed and ready (its
+    map's highlight known), before the session lets go of the channel: the turn post's
+    map can be drawn while the game's deadlines are written."""
 
     finish_listeners: list[FinishListener] = field(default_factory=list)
     dm_language: DmLanguage | None = None
     change_listeners: list[ChangeListener] = field(default_factory=list)
+    outcome_listeners: list[OutcomeListener] = field(default_factory=list)
+
+    def ready(self, out: Outcome) -> None:
+        for listener in self.outcome_listeners:
+            try:
+                listener(out)
+            except Exception:  # noqa: BLE001 - a listener must not undo a committed change
+                log.exception("outcome listener failed for game %s", out.game.id)
 
     def changed(self, channel_id: int, now: Loaded | None = None) -> None:
         for listener in self.change_listeners:
