@@ -80,16 +80,18 @@ class Assets:
             found = self._made[key] = Blob.of(path.read_bytes(), _type(name))
         return found
 
-    async def page_for(self, board: str | None, *, in_discord: bool = False) -> Blob | None:
-        """index.html, told what the page will ask for first: inside Discord the SDK's chunk,
-        and when the channel's board is known its drawing data and map layer. Preloaded beside
-        the script, they do not wait for it to run, nor for the first snapshot (two round
-        trips less on a first load)."""
+    async def page_for(self, board: str | None, *, in_discord: bool = False,
+                       signed_in: bool = False) -> Blob | None:
+        """index.html, told what the page will ask for first: inside Discord the SDK's chunk
+        and the app's config (the SDK needs its client id), in a browser the member's session
+        (`signed_in`: she has the cookie), and when the channel's board is known its drawing
+        data and map layer. Preloaded beside the script, they do not wait for it to run, nor
+        for the first snapshot (round trips less on a first load)."""
         page = self.page_file("index.html")
         if page is None:
             return None
         drawing = await self.board(board) if board is not None else None
-        key = ("page", f"{board if drawing is not None else ''}:{in_discord}")
+        key = ("page", f"{board if drawing is not None else ''}:{in_discord}:{signed_in}")
         found = self._made.get(key)
         if found is None:
             links = ""
@@ -97,6 +99,11 @@ class Assets:
                 chunk = next(iter(sorted(self.static.glob("discord-*.js"))), None)
                 if chunk is not None:
                     links += f'<link rel="modulepreload" href="/static/{chunk.name}">'
+                links += '<link rel="preload" as="fetch" crossorigin="anonymous" ' \
+                         'href="/api/config">'
+            elif signed_in:
+                links += '<link rel="preload" as="fetch" crossorigin="anonymous" ' \
+                         'href="/api/session">'
             if drawing is not None:
                 layer = json.loads(drawing.body).get("layer", "")
                 links += (f'<link rel="preload" as="fetch" crossorigin="anonymous" '

@@ -151,7 +151,11 @@ class WebServer:
         if channel.isdigit() and len(channel) <= 20:
             game = await self.hub.game_of(int(channel))
             board = game.board if game is not None else None
-        blob = await self.assets.page_for(board, in_discord="frame_id" in request.query)
+        in_discord = "frame_id" in request.query
+        blob = await self.assets.page_for(
+            board, in_discord=in_discord,
+            signed_in=not in_discord and "channel" in request.match_info
+            and self.signin.from_request(request) is not None)
         if blob is None:
             return error(503, "no_page", "The board page was not built (npm run build in web/).")
         resp = serve(request, blob)

@@ -252,3 +252,37 @@ async def test_hints_and_a_finished_games_reveal_and_story(fake_discord: FakeDis
             assert resp.status == 403
         for b in boards.values():
             await b.close()
+
+
+async def test_the_page_names_what_it_will_ask_for_first(fake_discord: FakeDiscord,
+                                                         tmp_path: Path) -> None:
+    """The page's head preloads what its script asks for first, so none of it waits for the
+    script to run: the board's drawing data and layer; inside Discord the SDK's chunk and the
+    config (its client id); in a signed-in browser her session (never the session itself)."""
+    fake = fake_discord
+    ann, bob = fake.add_user("ann"), fake.add_user("bob")
+    bot, base = web_bot(fake, tmp_path / "board.db", activity=True)
+    ch = fake.channel
+    async with fake.running(bot), aiohttp.ClientSession() as http:
+        await bot.wait_until_ready()
+        await _two_player_game(fake, ann, bob)
+        session = await sign_in(fake, http, base, ann)
+
+        async def head(path: str, cookie: str | None = None) -> str:
+            cookies = {"sw_session": cookie} if cookie else None
+            async with aiohttp.ClientSession(cookies=cookies) as client, \
+                    client.get(f"{base}{path}") as resp:
+                assert resp.status == 200
+                return (await resp.text()).split("</head>", 1)[0]
+
+        board = '<link rel="preload" as="fetch" crossorigin="anonymous" ' \
+                'href="/api/board/official-2p">'
+        signed_in = await head(f"/c/{ch['id']}", session)
+        assert board in signed_in and 'href="/api/session"' in signed_in
+        assert session not in signed_in and "modulepreload" not in signed_in
+        signed_out = await head(f"/c/{ch['id']}")
+        assert board in signed_out and "/api/session" not in signed_out
+        activity = await head(f"/?frame_id=f1&channel_id={ch['id']}")
+        assert board in activity and 'href="/api/config"' in activity
+        assert '<link rel="modulepreload" href="/static/discord-' in activity
+        assert "/api/session" not in activity
