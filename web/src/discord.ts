@@ -34,8 +34,10 @@ export class NoChannel extends Error {}
 
 /** `config`: GET /api/config, fetched by the caller while this chunk loads. */
 export async function discordSignIn(config: Config, http: Http): Promise<DiscordSession> {
+  performance.mark?.('sw:sdk-loaded'); // (marks: bench/board.py's PAGE_MARKS timeline)
   const sdk = new DiscordSDK(config.client_id, { disableConsoleLogOverride: true });
   await sdk.ready();
+  performance.mark?.('sw:sdk-ready');
   const channel = sdk.channelId;
   if (!channel) throw new NoChannel('no channel');
   const signIn = async (): Promise<Signed> => {
@@ -43,6 +45,7 @@ export async function discordSignIn(config: Config, http: Http): Promise<Discord
       client_id: config.client_id, response_type: 'code', state: '', prompt: 'none',
       scope: ['identify'],
     });
+    performance.mark?.('sw:authorized');
     const answer = await http.post<TokenAnswer>('/api/token', { code });
     // the board needs only our session: the SDK's authenticate runs beside the socket's hello
     sdk.commands.authenticate({ access_token: answer.access_token }).catch(() => undefined);
