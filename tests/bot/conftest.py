@@ -24,3 +24,18 @@ async def store(db_url: str) -> AsyncIterator[Store]:
 async def service(store: Store) -> GameService:
     """A game service on the store, with a seeded random source (same games every run)."""
     return GameService(store, rng=random.Random(0))
+
+
+@pytest.fixture
+async def started() -> AsyncIterator[GameService]:
+    """ann (user 1) and bob (user 2) in a started game in channel 1 (seed 5), on an
+    in-memory SQLite store (the same game every run)."""
+    store = await open_store(":memory:")
+    svc = GameService(store, rng=random.Random(1))
+    await svc.open_lobby(guild_id=1, channel_id=1, user_id=1, name="ann", seed=5)
+    await svc.join(1, 2, "bob")
+    await svc.start(1, 1)
+    try:
+        yield svc
+    finally:
+        await store.close()

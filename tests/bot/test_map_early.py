@@ -6,8 +6,6 @@ drew their map only after it)."""
 from __future__ import annotations
 
 import asyncio
-import random
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
@@ -19,20 +17,11 @@ from bot.chat.announce import Announcer
 from bot.game.results import Outcome
 from bot.game.service import GameService
 from bot.language import of_game
-from bot.store import open_store
 
 
 @pytest.fixture
-async def service() -> AsyncIterator[GameService]:
-    store = await open_store(":memory:")
-    svc = GameService(store, rng=random.Random(1))
-    await svc.open_lobby(guild_id=1, channel_id=1, user_id=1, name="ann", seed=5)
-    await svc.join(1, 2, "bob")
-    await svc.start(1, 1)
-    try:
-        yield svc
-    finally:
-        await store.close()
+def service(started: GameService) -> GameService:
+    return started
 
 
 @pytest.fixture

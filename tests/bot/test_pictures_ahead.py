@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
@@ -16,22 +15,13 @@ import render
 from bot import pictures
 from bot.game.results import Outcome
 from bot.game.service import GameService
-from bot.store import open_store
 
 REAL_MAP_PNG = render.map_png
 
 
 @pytest.fixture
-async def service() -> AsyncIterator[GameService]:
-    store = await open_store(":memory:")
-    svc = GameService(store, rng=random.Random(1))
-    await svc.open_lobby(guild_id=1, channel_id=1, user_id=1, name="ann", seed=5)
-    await svc.join(1, 2, "bob")
-    await svc.start(1, 1)
-    try:
-        yield svc
-    finally:
-        await store.close()
+def service(started: GameService) -> GameService:
+    return started
 
 
 @pytest.fixture
