@@ -1,11 +1,12 @@
-"""What the search levels weigh: at tables of three or more, hard and expert also try the
-best first conquests by region value, not only where each variant of the heuristic would
-start the turn."""
+"""What the search levels weigh: hard and expert also try the best first conquests by
+region value, not only where each variant of the heuristic would start the turn."""
 
 from __future__ import annotations
 
 import random
 from dataclasses import replace
+
+import pytest
 
 import engine
 from ai import choose, search
@@ -30,19 +31,19 @@ def _turn_starts(board: str, players: int, seed: int, n: int) -> list[GameState]
     return out
 
 
-def test_only_crowded_tables_widen_the_first_conquest() -> None:
-    assert search.depth_of("hard", 4).first_conquests == 4
-    assert search.depth_of("expert", 3).first_conquests == 4
-    assert search.depth_of("hard", 2).first_conquests == 0
-    assert search.depth_of("expert", 2).first_conquests == 0
-    assert search.depth_of("normal", 4).first_conquests == 0
+def test_hard_and_expert_widen_the_first_conquest_at_every_table() -> None:
+    for players in (2, 3, 4, 5):
+        assert search.depth_of("hard", players).first_conquests == 4
+        assert search.depth_of("expert", players).first_conquests == 4
+        assert search.depth_of("normal", players).first_conquests == 0
 
 
-def test_the_best_first_conquests_are_weighed_beside_the_variants() -> None:
-    depth = search.depth_of("hard", 4)
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_best_first_conquests_are_weighed_beside_the_variants(players: int) -> None:
+    depth = search.depth_of("hard", players)
     narrow = replace(depth, first_conquests=0)
     widened = 0
-    states = _turn_starts("official-4p", 4, 3, 12)
+    states = _turn_starts(f"official-{players}p", players, 3, 12)
     assert len(states) >= 8
     for s in states:
         me = s.players.index(s.actor)
@@ -64,11 +65,3 @@ def test_the_best_first_conquests_are_weighed_beside_the_variants() -> None:
         assert len(set(map(repr, wide))) == len(wide)  # each move once
         widened += len(wide) > len(plain)
     assert widened >= len(states) // 2
-
-
-def test_two_player_candidates_are_not_widened() -> None:
-    for s in _turn_starts("official-2p", 2, 4, 6):
-        me = s.players.index(s.actor)
-        depth = search.depth_of("hard", 2)
-        plain = search.candidates(s, me, replace(depth, first_conquests=0), random.Random(1))
-        assert search.candidates(s, me, depth, random.Random(1)) == plain
