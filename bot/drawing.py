@@ -67,8 +67,9 @@ def draw_step(token: str, name: str, subject: Any, kwargs: dict[str, Any] | None
               budget: float) -> tuple[bool, bytes | None]:
     """Draw more of a picture made in steps (STEPPED): its first call (`subject` and
     `kwargs` given) starts it; each call draws steps until `budget` seconds have passed.
-    -> (done, PNG bytes once done). A token this process does not know (it was started
-    in a worker since replaced) -> (True, None): the caller starts again."""
+    -> (done, PNG bytes once done). A token this process does not know (dropped, with more
+    than KEEP_STEPPING pictures under way, or started in a worker since replaced) ->
+    (True, None): the caller starts again."""
     steps = _under_way.pop(token, None)
     if steps is None:
         if kwargs is None:

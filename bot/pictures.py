@@ -263,7 +263,7 @@ async def _in_steps(drawer: int, name: str, subject: Any, kwargs: dict[str, Any]
     picture asked for meanwhile is drawn between two steps instead of after the whole.
     (Guesses still wait: the drawer counts as busy until the last step.)"""
     loop = asyncio.get_running_loop()
-    for _ in range(2):  # a worker replaced between steps forgets it: start once more
+    for _ in range(2):  # dropped by its drawer (more than KEEP_STEPPING under way): again
         token = f"{name}-{next(_tokens)}"
         given: tuple[Any, dict[str, Any] | None] = (subject, kwargs)
         while True:

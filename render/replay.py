@@ -153,10 +153,7 @@ def _frames(story: Story, lang: str) -> Iterator[AnimationFrame]:
 
 def replay_png(story: Story, lang: str = "en") -> bytes:
     """The replay of a finished game as an animated PNG (one frame per turn, looping)."""
-    for done in replay_steps(story, lang):
-        if done is not None:
-            return done
-    raise AssertionError("replay_steps ended without the replay")  # pragma: no cover
+    return next(done for done in replay_steps(story, lang) if done is not None)
 
 
 def replay_steps(story: Story, lang: str = "en") -> Iterator[bytes | None]:

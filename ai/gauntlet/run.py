@@ -62,6 +62,11 @@ def players_of(board: str) -> int:
     return int(board.removeprefix("official-")[0])
 
 
+def row_label(opponent: str, players: int) -> str:
+    """A table row's name: the opponent, with how many copies of it sit at the table."""
+    return opponent if players == 2 or opponent == MIXED else f"{players - 1}x {opponent}"
+
+
 def seats(level: str, opponent: str, board: str, game: int = 0) -> list[str]:
     """The seats of game number `game` before rotation: the level first. For `mixed`, the
     game's set of different gauntlet players, the sets taken in turn."""
@@ -145,7 +150,7 @@ def write_table(t: Table, out: TextIO) -> None:
               f"{'mean rank':>9} {'margin':>7} {'p50 ms':>7} {'p95 ms':>7} {'max ms':>7}\n")
     for opp, r in t["rows"].items():
         lo, hi = r["ci"]
-        label = opp if n == 2 or opp == MIXED else f"{n - 1}x {opp}"
+        label = row_label(opp, n)
         out.write(f"{label:<22} {r['games']:>5} {r['win_share'] * 100:>8.1f}% "
                   f"{lo * 100:>5.1f}-{hi * 100:<5.1f}% {r['mean_rank']:>9.2f} "
                   f"{r['margin']:>+7.1f} {r['p50_ms']:>7.1f} {r['p95_ms']:>7.1f} "

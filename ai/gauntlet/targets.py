@@ -13,7 +13,7 @@ import sys
 from dataclasses import dataclass
 from typing import TextIO
 
-from .run import MIXED, OPPONENTS, Table, players_of, run
+from .run import MIXED, OPPONENTS, Table, players_of, row_label, run
 
 OLDER = ("greedy", "decliner", "turtle", "aggressor")
 STRONGEST = ("strategist", "ismcts")  # the two strongest gauntlet players (docs/ai.md)
@@ -69,7 +69,7 @@ def summary(target: Target, table: Table, out: TextIO) -> None:
     out.write(f"target {target.name}: {target.why} (par {100 / n:.0f}%)\n")
     for opp, r in table["rows"].items():
         lo, hi = r["ci"]
-        label = opp if n == 2 or opp == MIXED else f"{n - 1}x {opp}"
+        label = row_label(opp, n)
         out.write(f"  {target.spec:<10} vs {label:<14} {r['games']:>5} games "
                   f"{r['win_share'] * 100:>6.1f}% ({lo * 100:.1f}-{hi * 100:.1f}) "
                   f"wanted >= {target.wanted * 100:.0f}%  "

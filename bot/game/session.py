@@ -60,9 +60,9 @@ class Hooks:
     hear the channel id of every session that wrote its game, once the session is over
     (whatever wrote it: the open boards follow every path), with the game and state it left
     (None when it ended half done: the store has the truth); outcome listeners hear of
-    every outcome that ends a turn or the game as soon as it is committed and ready (its
-    map's highlight known), before the session lets go of the channel: the turn post's
-    map can be drawn while the game's deadlines are written."""
+    every outcome that ends a turn or the game once it is ready for its post (its map's
+    highlight known; inside a session, before the session writes the game's deadlines and
+    lets go of the channel), so the turn post's map can be drawn meanwhile."""
 
     finish_listeners: list[FinishListener] = field(default_factory=list)
     dm_language: DmLanguage | None = None
