@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import functools
 import itertools
 import os
 from collections.abc import Iterator
@@ -10,6 +11,9 @@ import pytest
 import pytest_asyncio
 from fakediscord.fixtures import fake_discord  # noqa: F401
 from pgserver import TempPostgres, available
+
+import ai
+import engine
 
 # hypothesis is imported here, at collection, on purpose: its pytest plugin otherwise imports
 # it lazily in the terminal summary of a run whose tests never did (e.g. one file), and on
@@ -94,3 +98,31 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     if request.param == "sqlite":
         return f"sqlite:///{tmp_path / 'sw.db'}"
     return request.getfixturevalue("pg_url")
+
+
+GameLog = tuple[engine.GameState, list[dict], list[list[dict]]]
+
+
+@functools.lru_cache(maxsize=16)
+def _played(board_id: str, seed: int, stop: int | None) -> GameLog:
+    n = engine.data.board(board_id).players
+    names = ["Anna", "Bence", "Csilla", "Dóra", "Endre"][:n]
+    start = state = engine.new_game(board_id, names, seed)
+    actions: list[dict] = []
+    events: list[list[dict]] = []
+    while not state.finished and (stop is None or len(actions) < stop):
+        action = ai.choose(state, "easy", len(actions))
+        step = engine.apply(state, action)
+        actions.append(action.model_dump(mode="json"))
+        events.append([dict(e) for e in step.events])  # as the bot stores them
+        state = step.state
+    return start, actions, events
+
+
+@pytest.fixture
+def game_log():
+    """game_log(board_id, seed, stop=None): a game played by the easy AI (to its end, or for
+    `stop` actions) as the bot stores it: the first state, the actions (protocol dicts) and
+    each action's events. The same arguments give the same game (and the same objects:
+    do not change them)."""
+    return lambda board_id, seed=11, stop=None: _played(board_id, seed, stop)

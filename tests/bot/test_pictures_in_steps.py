@@ -5,31 +5,15 @@ drawn waits for one step, not for the whole replay (bench/bot.py measured whole 
 from __future__ import annotations
 
 import asyncio
-import functools
 
-import ai
 import engine
 import render
 import story
 from bot import drawing, pictures
 
 
-@functools.cache
-def _finished_story() -> story.Story:
-    start = state = engine.new_game("official-2p", ["ann", "bob"], 5)
-    actions: list[dict] = []
-    events: list[list[dict]] = []
-    while not state.finished:
-        action = ai.choose(state, "easy", len(actions))
-        step = engine.apply(state, action)
-        actions.append(action.model_dump(mode="json"))
-        events.append([dict(e) for e in step.events])
-        state = step.state
-    return story.tell(start, actions, events)
-
-
-def test_a_drawer_draws_a_replay_a_frame_a_call_with_no_time_to_spare() -> None:
-    tale = _finished_story()
+def test_a_drawer_draws_a_replay_a_frame_a_call_with_no_time_to_spare(game_log) -> None:
+    tale = story.tell(*game_log("official-2p"))
     answers = [drawing.draw_step("t1", "replay_png", tale, {"lang": "en"}, 0.0)]
     while not answers[-1][0]:
         answers.append(drawing.draw_step("t1", "replay_png", None, None, 0.0))
@@ -39,9 +23,9 @@ def test_a_drawer_draws_a_replay_a_frame_a_call_with_no_time_to_spare() -> None:
     assert drawing.draw_step("t1", "replay_png", None, None, 0.0) == (True, None)
 
 
-async def test_a_map_asked_for_during_a_replay_comes_before_it() -> None:
+async def test_a_map_asked_for_during_a_replay_comes_before_it(game_log) -> None:
     pictures.use_render_thread()
-    tale = _finished_story()
+    tale = story.tell(*game_log("official-2p"))
     done: list[str] = []
 
     async def replay() -> bytes | None:

@@ -4,12 +4,10 @@ from __future__ import annotations
 
 import json
 import os
-from functools import lru_cache
 from pathlib import Path
 
 import pytest
 
-import ai
 import engine
 
 SCENARIOS = Path(__file__).resolve().parents[2] / "docs" / "scenarios"
@@ -68,31 +66,3 @@ def drawn_strings(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     monkeypatch.setattr(ImageDraw.ImageDraw, "text", spy)
     monkeypatch.setattr(text, "_text", spy_run)
     return seen
-
-
-GameLog = tuple[engine.GameState, list[dict], list[list[dict]]]
-
-
-@lru_cache(maxsize=16)
-def _played(board_id: str, seed: int, stop: int | None) -> GameLog:
-    n = engine.data.board(board_id).players
-    names = ["Anna", "Bence", "Csilla", "Dóra", "Endre"][:n]
-    start = state = engine.new_game(board_id, names, seed)
-    actions: list[dict] = []
-    events: list[list[dict]] = []
-    while not state.finished and (stop is None or len(actions) < stop):
-        action = ai.choose(state, "easy", len(actions))
-        step = engine.apply(state, action)
-        actions.append(action.model_dump(mode="json"))
-        events.append([dict(e) for e in step.events])  # as the bot stores them
-        state = step.state
-    return start, actions, events
-
-
-@pytest.fixture
-def game_log():
-    """game_log(board_id, seed, stop=None): a game played by the easy AI (to its end, or for
-    `stop` actions) as the bot stores it: the first state, the actions (protocol dicts) and
-    each action's events. The same arguments give the same game (and the same objects:
-    do not change them)."""
-    return lambda board_id, seed=11, stop=None: _played(board_id, seed, stop)
