@@ -258,9 +258,10 @@ async def test_a_phone_plays_by_touch_and_keys_and_survives_a_restart(
         # the bot is down: her board says it is reconnecting; she taps End meanwhile
         await board.locator('#board[data-state="connecting"]').wait_for(timeout=10000)
         await board.locator('button[data-act="end"]').tap()
-        dialog = board.locator('[role="dialog"] button[data-choice="yes"]')
-        if await dialog.count():
-            await dialog.tap()
+        # tokens in hand: End asks first; the question comes a frame after the tap, so wait
+        # for it (counting its buttons at once missed it once under CI: End was never sent)
+        await board.locator('[role="dialog"] button[data-choice="yes"]').tap(
+            timeout=SHOWN_WITHIN_S * 1000)
         bot2, _ = web_bot(fake, db, port=port, activity=True)
         async with fake.running(bot2):
             await bot2.wait_until_ready()
