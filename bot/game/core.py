@@ -34,8 +34,8 @@ from bot.game.panel import Panel, build_panel, targets
 from bot.game.quiet import QuietHours
 from bot.game.recent import RecentLog
 from bot.game.results import Loaded, Outcome, mark
-from bot.game.session import DmLanguage, FinishListener, Hooks, Session, rebuild
-from bot.game.stints import Actor, stint, stint_key
+from bot.game.session import DmLanguage, FinishListener, Hooks, Session, StintPlan, rebuild
+from bot.game.stints import AI_STINT, Actor, stint, stint_key
 from bot.seats import auto_level
 from bot.store import GameRow, GameStatus, Store, StoreUnavailable
 
@@ -105,7 +105,7 @@ class GameCore:
             if want == "active" and game.status is not GameStatus.ACTIVE:
                 raise NoGameHere.said("svc.not_started")
             state = await self._state_of(game) if game.status is GameStatus.ACTIVE else None
-            s = Session(self.store, self.recent, self.hooks, game, state)
+            s = Session(self.store, self.recent, self.hooks, game, state, clock=self)
             try:
                 yield s
             except BaseException as exc:
@@ -210,15 +210,37 @@ class GameCore:
     # -- the game's deadlines -----------------------------------------------------------
 
     async def _sync_clock(self, game: GameRow, state: Any) -> None:
-        """Make the game's deadlines fit who must act now (a no-op within one stint). A
-        vote's expiry is the game's, not the stint's: it stays."""
+        """Make the game's deadlines fit who must act now (a no-op within one stint, or when
+        the action that began it wrote them: Session._commit). A vote's expiry is the
+        game's, not the stint's: it stays."""
+        plan = await self._plan(game, state)
+        if plan is not None:
+            await self.store.sync_deadlines(game.id, plan.rows, keep=plan.keep)
+            self.stint_written(game.id, plan)
+
+    async def plan_stint(self, game: GameRow, state: Any) -> StintPlan | None:
+        """The deadlines an action leading to `game` and `state` writes with itself: those
+        of a member's new stint (her turn, her survivors, the game's end). None within a
+        stint, and for an AI's stint: it is due at once and its key changes with each of the
+        AI's actions, so it is written when the session ends (`_sync_clock`), and the
+        scheduler never fires an AI stint that the session is still playing."""
+        plan = await self._plan(game, state)
+        return None if plan is None or plan.key.startswith(AI_STINT) else plan
+
+    async def _plan(self, game: GameRow, state: Any) -> StintPlan | None:
+        """The deadlines of the stint `game` and `state` are in; None if the game's deadlines
+        were written for that stint already."""
         now = self.now()
         key = stint_key(game, state, now)
         if self._stints.get(game.id) == key:
-            return
+            return None
         key, rows = stint(game, state, self.rules, now, await self._actor(game, state))
-        await self.store.sync_deadlines(game.id, rows, keep=GAME_DEADLINES)
-        self._stints[game.id] = key
+        return StintPlan(key, rows, GAME_DEADLINES)
+
+    def stint_written(self, game_id: int, plan: StintPlan) -> None:
+        """The store holds `plan`'s deadlines now: later syncs in that stint write nothing,
+        and the scheduler looks again."""
+        self._stints[game_id] = plan.key
         if self.deadlines_changed is not None:
             self.deadlines_changed()
 

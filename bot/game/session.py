@@ -15,13 +15,14 @@ import logging
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 import pydantic
 
 import engine
 import i18n
 from bot import text
+from bot.clock import Deadline
 from bot.errors import NotSeated, NotYourTurn, RuleBroken, StaleVersion
 from bot.game.moves import dump, forced_step, is_placing, skip_action
 from bot.game.recent import RecentLog
@@ -50,6 +51,25 @@ FinishListener = Callable[[GameRow], Awaitable[object]]
 DmLanguage = Callable[[int, GameRow], Awaitable[str]]
 ChangeListener = Callable[[int, Loaded | None], None]
 OutcomeListener = Callable[[Outcome], None]
+
+
+@dataclass(frozen=True, slots=True)
+class StintPlan:
+    """The deadlines of the stint an action begins (bot.game.stints), written in the same
+    transaction as the action: `rows`, and the game's own kinds `keep` left as they are."""
+
+    key: str
+    rows: list[Deadline]
+    keep: tuple[str, ...]
+
+
+class StintClock(Protocol):
+    """What keeps a game's deadlines (the service's core): the plan for a game row and
+    state (None: the deadlines written last still fit), and word that a plan was written."""
+
+    async def plan_stint(self, game: GameRow, state: Any) -> StintPlan | None: ...
+
+    def stint_written(self, game_id: int, plan: StintPlan) -> None: ...
 
 
 @dataclass(slots=True)
@@ -88,8 +108,9 @@ class Session:
     """One channel's game while its lock is held: read once, changed through these methods."""
 
     def __init__(self, store: Store, recent: RecentLog, hooks: Hooks, game: GameRow,
-                 state: engine.GameState | None) -> None:
+                 state: engine.GameState | None, clock: StintClock | None = None) -> None:
         self.store = store
+        self.clock = clock  # an action that begins a stint writes its deadlines with it
         self.recent = recent
         self.hooks = hooks
         self.game = game
@@ -200,6 +221,10 @@ class Session:
         ends = is_boundary(events)
         finished = bool(new_state.finished)
         seq = self.version + 1
+        after = dataclasses.replace(
+            self.game, version=seq,
+            status=GameStatus.FINISHED if finished else self.game.status)
+        plan = await self.clock.plan_stint(after, new_state) if self.clock else None
         try:
             row, revision = await self.store.append(
                 self.game.id,
@@ -216,9 +241,13 @@ class Session:
                 # a restart if the bot died first); at the end the totals are public anyway
                 dms=[*(() if finished else await self._owed_dms(events)), *told],
                 turn=self._turn_record(events, actor_id),
+                deadlines=None if plan is None else plan.rows,
+                keep_deadlines=() if plan is None else plan.keep,
             )
         except VersionConflict:
             raise StaleVersion.said("svc.stale") from None
+        if plan is not None and self.clock is not None:
+            self.clock.stint_written(self.game.id, plan)
         self.recent.extend(mark(self.game), row, revision)
         self.changed = True
         if finished:  # status and finished_at as the store wrote them

@@ -24,6 +24,7 @@ from bot.seats import auto_level
 from bot.store import GameRow, GameStatus
 
 OVER = "over"
+AI_STINT = "ai:"  # how the key of an AI's stint begins
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,7 +50,7 @@ def stint_key(game: GameRow, state: Any, now: float | None = None) -> str:
     current = state.players[state.current]
     placing = actor != current
     if auto_level(game, actor, now=now, placing=placing):
-        return f"ai:{actor}:{game.version}"
+        return f"{AI_STINT}{actor}:{game.version}"
     seat = game.seat_named(actor)
     away = f":v{int(seat.until)}" if seat is not None and seat.until is not None else ""
     paused = "paused:" if is_paused(game) else ""
@@ -65,7 +66,7 @@ def stint(game: GameRow, state: Any, rules: ClockRules, now: float,
     if key == OVER or key.startswith("paused:"):
         return key, []
     name = state.actor
-    if key.startswith("ai:"):
+    if key.startswith(AI_STINT):
         placing = name != state.players[state.current]
         return key, [Deadline(game.id, "ai", name, key, now if placing else now + rules.ai_delay)]
     actor = actor or Actor()

@@ -16,6 +16,22 @@ _GAME_ROW = "game_id, kind, seat, key, due_at, claimed_at"
 _LEAGUE_ROW = "league_id, kind, key, due_at, claimed_at"
 
 
+def deadline_writes(game_id: int, rows: Sequence[Deadline], keep: Iterable[str] = ()
+                    ) -> list[Write]:
+    """The statements that make a game's deadlines `rows` (see sync_deadlines): written on
+    their own, or inside the transaction of the action that began the stint (Store.append)."""
+    wanted = sorted({r.kind for r in rows} | set(keep))
+    marks = ", ".join("?" for _ in wanted) or "''"
+    return [
+        Write(f"DELETE FROM deadlines WHERE game_id = ? AND kind NOT IN ({marks})",
+              (game_id, *wanted)),
+        *(Write("INSERT INTO deadlines (game_id, kind, seat, key, due_at)"
+                " VALUES (?, ?, ?, ?, ?) ON CONFLICT (game_id, kind) DO UPDATE SET"
+                " seat = excluded.seat, key = excluded.key, due_at = excluded.due_at,"
+                " claimed_at = NULL, fired = 0 WHERE deadlines.key != excluded.key",
+                (game_id, r.kind, r.seat, r.key, float(r.due_at))) for r in rows)]
+
+
 class DeadlinesSQL(Driver):
     """The games' deadlines: synced per stint, claimed once, finished or given back."""
 
@@ -30,16 +46,7 @@ class DeadlinesSQL(Driver):
 
         A row whose stint key is unchanged keeps its due time and fired flag, so re-syncing
         never pushes a deadline back; a new key re-arms it."""
-        wanted = sorted({r.kind for r in rows} | set(keep))
-        marks = ", ".join("?" for _ in wanted) or "''"
-        await self.write(
-            Write(f"DELETE FROM deadlines WHERE game_id = ? AND kind NOT IN ({marks})",
-                  (game_id, *wanted)),
-            *(Write("INSERT INTO deadlines (game_id, kind, seat, key, due_at)"
-                    " VALUES (?, ?, ?, ?, ?) ON CONFLICT (game_id, kind) DO UPDATE SET"
-                    " seat = excluded.seat, key = excluded.key, due_at = excluded.due_at,"
-                    " claimed_at = NULL, fired = 0 WHERE deadlines.key != excluded.key",
-                    (game_id, r.kind, r.seat, r.key, float(r.due_at))) for r in rows))
+        await self.write(*deadline_writes(game_id, rows, keep))
 
     async def deadlines(self, game_id: int) -> list[Deadline]:
         """The game's unfired deadlines, earliest first."""

@@ -6,10 +6,12 @@ the snapshots after them) in one transaction."""
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
+from bot.clock import Deadline
 from bot.store.base import GameNotFound, VersionConflict, Write, _dumps, now
+from bot.store.deadlines import deadline_writes
 from bot.store.games import GamesSQL
 from bot.store.rows import (
     ACTION_COLUMNS,
@@ -39,6 +41,8 @@ class LogSQL(GamesSQL):
         status: GameStatus | None = None,
         dms: Sequence[tuple[int, Sequence[str]]] = (),
         turn: MemberTurn | None = None,
+        deadlines: Sequence[Deadline] | None = None,
+        keep_deadlines: Iterable[str] = (),
     ) -> tuple[ActionRow, int]:
         """Append action number `seq` (= previous version + 1) in one transaction, with the
         direct messages it owes (user id, lines) put in the outbox; -> the row as a read
@@ -46,6 +50,10 @@ class LogSQL(GamesSQL):
 
         `turn`: this action ended a member's turn: it is recorded for her reliability, from
         the previous turn boundary of the log (or the game's start) to now.
+
+        `deadlines`: the action begins a new stint; the game's deadlines become these (and
+        the kinds in `keep_deadlines` stay), in the same transaction (sync_deadlines): one
+        commit, so one wait for the disk, where a separate sync would be a second.
 
         Raises VersionConflict when the game is not at version seq - 1 (a concurrent writer
         won, or the caller's state is stale); nothing is written then.
@@ -81,6 +89,8 @@ class LogSQL(GamesSQL):
                 " a.ends_turn = 1), g.started_at, ?), ?, ? FROM games g WHERE g.id = ?"
                 " ON CONFLICT (game_id, seat, round) DO NOTHING",
                 (turn.seat, turn.round, turn.user_id, seq, t, t, turn.kind, game_id)))
+        if deadlines is not None:
+            steps += deadline_writes(game_id, deadlines, keep_deadlines)
         changed, *_ = await self.write(*steps)
         row = action_row((game_id, seq, action_text, actor_id, player, events_text, reveals,
                        ends_turn, t))
