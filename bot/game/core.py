@@ -3,7 +3,8 @@
 `session(channel_id)` is the only way to change a game: the channel's lock (an asyncio.Lock
 in the process and, on PostgreSQL, an advisory lock that orders the processes sharing the
 database), one load, then a `Session` whose changes are committed as they are made. When the
-session ends the core updates its caches and the game's deadlines, once.
+session ends the core updates its caches and the game's deadlines, once (a member's new
+stint had its deadlines written with the action that began it: `plan_stint`).
 
 Reads (`peek`, the panel, targets) take no lock: the store's row names the log it belongs
 to (version, revision), and a state is cached per row mark, so a read never sees a half

@@ -4,8 +4,10 @@
 `Session`. Everything that writes a game goes through one — a member's action, an AI stint,
 a moderator's step, a lobby change, a league round beginning — so no two writers of a
 channel ever interleave. Each applied action is committed on its own (commit before reply:
-nothing a player was told can be lost); when the session ends the service updates its
-caches and the game's deadlines once, whatever the session did.
+nothing a player was told can be lost); an action that begins a member's new stint
+carries that stint's deadlines in its transaction (`StintClock`: one commit, not two); when
+the session ends the service updates its caches and the game's other deadlines (an AI's
+stint) once, whatever the session did.
 """
 
 from __future__ import annotations
@@ -81,8 +83,8 @@ class Hooks:
     (whatever wrote it: the open boards follow every path), with the game and state it left
     (None when it ended half done: the store has the truth); outcome listeners hear of
     every outcome that ends a turn or the game once it is ready for its post (its map's
-    highlight known; inside a session, before the session writes the game's deadlines and
-    lets go of the channel), so the turn post's map can be drawn meanwhile."""
+    highlight known; inside a session, before the session lets go of the channel), so the
+    turn post's map can be drawn meanwhile."""
 
     finish_listeners: list[FinishListener] = field(default_factory=list)
     dm_language: DmLanguage | None = None
