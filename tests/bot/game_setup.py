@@ -3,6 +3,9 @@ by bob (and cid), then started."""
 
 from __future__ import annotations
 
+from typing import Any
+
+from bot.game.results import Outcome
 from bot.game.service import GameService
 
 CH = 4242
@@ -15,3 +18,11 @@ async def started(service: GameService, n: int = 3, seed: int = 5):
     for uid, name in ((BOB, "bob"), (CID, "cid"))[: n - 1]:
         await service.join(CH, uid, name)
     return await service.start(CH, ANN)
+
+
+async def act_as_actor(service: GameService, action: dict[str, Any], channel: int = 1
+                       ) -> Outcome:
+    """`action` played in `channel` by whoever must act there now (their seat's member)."""
+    loaded = await service.view(channel)
+    user = loaded.game.seat_named(loaded.state.actor).user_id
+    return await service.act(channel, user, {**action, "player": loaded.state.actor})

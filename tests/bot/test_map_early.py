@@ -9,6 +9,7 @@ import asyncio
 from typing import Any
 
 import pytest
+from game_setup import act_as_actor
 
 import engine
 import render
@@ -39,12 +40,6 @@ def maps(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     return calls
 
 
-async def _act(svc: GameService, action: dict[str, Any]) -> Outcome:
-    loaded = await svc.view(1)
-    user = loaded.game.seat_named(loaded.state.actor).user_id
-    return await svc.act(1, user, {**action, "player": loaded.state.actor})
-
-
 async def test_a_turns_end_is_told_before_the_session_lets_go_and_drawn_once(
         service: GameService, maps: list[int]) -> None:
     heard: list[tuple[Outcome, bool]] = []
@@ -53,9 +48,9 @@ async def test_a_turns_end_is_told_before_the_session_lets_go_and_drawn_once(
     announcer = Announcer(None, service, None, None)  # type: ignore[arg-type]
     service.hooks.outcome_listeners.append(announcer.map_early)
 
-    picked = await _act(service, {"do": "pick", "slot": 0})
+    picked = await act_as_actor(service, {"do": "pick", "slot": 0})
     assert heard == [] and not picked.turn_ended  # a pick ends nothing: nothing told
-    ended = await _act(service, {"do": "end"})
+    ended = await act_as_actor(service, {"do": "end"})
     assert ended.turn_ended
     assert len(heard) == 1
     told, locked = heard[0]

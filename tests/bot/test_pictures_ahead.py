@@ -9,6 +9,7 @@ import random
 from typing import Any
 
 import pytest
+from game_setup import act_as_actor
 
 import engine
 import render
@@ -43,12 +44,6 @@ def drawn(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     return calls
 
 
-async def _act(svc: GameService, action: dict[str, Any]) -> Outcome:
-    loaded = await svc.view(1)
-    user = loaded.game.seat_named(loaded.state.actor).user_id
-    return await svc.act(1, user, {**action, "player": loaded.state.actor})
-
-
 async def _until_end_is_legal(svc: GameService) -> Outcome:
     """Play (conquests first) until the player to act could end the turn and may still move
     tokens about: the moment the bot guesses the end-of-turn map."""
@@ -63,7 +58,7 @@ async def _until_end_is_legal(svc: GameService) -> Outcome:
             return out
         busy = [a for a in legal if a["do"] in ("pick", "conquer", "deploy")]
         action = rng.choice(busy or legal)
-        out = await _act(svc, {k: v for k, v in action.items() if k != "player"})
+        out = await act_as_actor(svc, {k: v for k, v in action.items() if k != "player"})
     raise AssertionError("no position where the turn could end came up")
 
 
@@ -85,7 +80,7 @@ async def test_a_settled_guess_is_drawn_once_and_the_end_reply_posts_it(
     assert drawn.count("map_png") == 1
     assert pictures.stats.ahead["end"] >= 1 and pictures.stats.used["end"] == 0
 
-    ended = await _act(service, {"do": "end"})
+    ended = await act_as_actor(service, {"do": "end"})
     png = await pictures.map_png(ended.state, ended.highlight)
     assert drawn.count("map_png") == 1  # the reply drew nothing: it posted the guess
     assert png == REAL_MAP_PNG(ended.state, highlight=ended.highlight)  # and the right one
@@ -124,7 +119,7 @@ async def test_a_guess_of_a_game_that_moved_on_is_not_drawn(service: GameService
                                                            drawn: list[str]) -> None:
     out = await _until_end_is_legal(service)
     pictures.draw_ahead(service, out)
-    await _act(service, {"do": "end"})  # before the guess settled: it is stale now
+    await act_as_actor(service, {"do": "end"})  # before the guess settled: it is stale now
     await _idle()
     assert drawn == []
     assert pictures.stats.stale["end"] == 1

@@ -10,9 +10,9 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
+from game_setup import act_as_actor
 
 from bot.clock import ClockConfig
-from bot.game.results import Outcome
 from bot.game.service import GameService
 from bot.store import Store, open_store
 
@@ -45,12 +45,6 @@ def _count_writes(store: Store, monkeypatch: pytest.MonkeyPatch) -> list[list[st
     return seen
 
 
-async def _act(svc: GameService, action: dict[str, Any]) -> Outcome:
-    loaded = await svc.view(1)
-    user = loaded.game.seat_named(loaded.state.actor).user_id
-    return await svc.act(1, user, {**action, "player": loaded.state.actor})
-
-
 async def test_an_end_of_turn_commits_once_with_the_next_turns_deadlines(
         clocked: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
     svc = clocked
@@ -59,12 +53,12 @@ async def test_an_end_of_turn_commits_once_with_the_next_turns_deadlines(
     assert first and all(key.startswith("turn:") for key in first)  # the first turn's clock
     writes = _count_writes(svc.store, monkeypatch)
 
-    await _act(svc, {"do": "pick", "slot": 0})
+    await act_as_actor(svc, {"do": "pick", "slot": 0})
     assert len(writes) == 1  # the pick: same stint, its action only
     assert not any("deadlines" in sql for sql in writes[0])
 
     writes.clear()
-    ended = await _act(svc, {"do": "end"})
+    ended = await act_as_actor(svc, {"do": "end"})
     assert ended.turn_ended
     assert len(writes) == 1, writes  # one commit: the End and the next turn's deadlines
     assert any(sql.startswith("INSERT INTO actions") for sql in writes[0])
@@ -83,7 +77,7 @@ async def test_a_refused_action_writes_no_deadlines(
     before = await svc.store.deadlines(game_id)
     writes = _count_writes(svc.store, monkeypatch)
     with pytest.raises(Exception):  # noqa: B017,PT011 - the refusal's kind is not the point
-        await _act(svc, {"do": "conquer", "region": 1})  # no race yet: refused
+        await act_as_actor(svc, {"do": "conquer", "region": 1})  # no race yet: refused
     assert writes == []
     assert await svc.store.deadlines(game_id) == before
 
@@ -104,9 +98,9 @@ async def test_an_ai_stint_is_written_when_the_session_ends_not_with_the_action(
         loaded = await svc.view(1)
         assert loaded.game.seat_named(loaded.state.actor).user_id == 1  # ann begins
         writes = _count_writes(store, monkeypatch)
-        await _act(svc, {"do": "pick", "slot": 0})
+        await act_as_actor(svc, {"do": "pick", "slot": 0})
         writes.clear()
-        ended = await _act(svc, {"do": "end"})
+        ended = await act_as_actor(svc, {"do": "end"})
         assert ended.turn_ended
         assert len(writes) == 2, writes
         assert not any("deadlines" in sql for sql in writes[0])  # the End
