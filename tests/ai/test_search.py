@@ -65,3 +65,49 @@ def test_the_best_first_conquests_are_weighed_beside_the_variants(players: int) 
         assert len(set(map(repr, wide))) == len(wide)  # each move once
         widened += len(wide) > len(plain)
     assert widened >= len(states) // 2
+
+
+def _later_conquests(board: str, players: int, seed: int, n: int) -> list[GameState]:
+    """Positions where the current player has conquered this turn and may conquer on."""
+    s = engine.new_game(board, NAMES[:players], seed)
+    out: list[GameState] = []
+    steps = 0
+    while not s.finished and len(out) < n:
+        current = engine.observe(s, None)["current"]
+        if (s.stage is Stage.CONQUEST and s.actor == current and not search._turn_start(s)
+                and s.seats[s.players.index(s.actor)].active is not None
+                and any(o.action.do == "conquer" and not o.in_decline
+                        for o in engine.legal_conquests(s))):
+            out.append(s)
+        s = engine.apply(s, choose(s, "easy", seed * 1000 + steps)).state
+        steps += 1
+    return out
+
+
+def test_only_expert_widens_the_later_conquests_and_only_at_crowded_tables() -> None:
+    assert search.depth_of("expert", 2).later_conquests == 0
+    for players in (3, 4, 5):
+        assert search.depth_of("expert", players).later_conquests == 3
+        assert search.depth_of("hard", players).later_conquests == 0
+        # otherwise expert looks as hard does there
+        assert replace(search.depth_of("expert", players), later_conquests=0) \
+            == search.depth_of("hard", players)
+
+
+def test_expert_weighs_the_best_later_conquests_in_4p() -> None:
+    expert = search.depth_of("expert", 4)
+    hard = search.depth_of("hard", 4)
+    states = _later_conquests("official-4p", 4, 5, 10)
+    assert len(states) >= 6
+    widened = 0
+    for s in states:
+        me = s.players.index(s.actor)
+        h = s.seats[me].active
+        assert h is not None
+        best = search.best_first_conquests(make_ctx(s, "normal", random.Random(0)),
+                                           h.race, h.power, 3)
+        wide = [a for a, _ in search.candidates(s, me, expert, random.Random(1))]
+        plain = [a for a, _ in search.candidates(s, me, hard, random.Random(1))]
+        assert wide[:len(plain)] == plain and all(a in wide for a in best)
+        widened += len(wide) > len(plain)
+    assert widened >= len(states) // 2
