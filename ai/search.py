@@ -11,8 +11,7 @@ expected final coins minus the best other seat's) wins. In 4p that margin makes 
 player hit whoever is ahead and not feed him. Picks and declines are weighed the same way,
 the candidates being the best combos of the row and "decline now" against "go on". Hard
 and expert also weigh the best few first conquests of a turn by the heuristic's region
-value, since the variants mostly agree on where to start; at tables of three or more,
-where hard looks as deep as expert, expert also weighs the best few later conquests. The
+value, since the variants mostly agree on where to start. The
 same samples serve every candidate (common random numbers) and the amount of work is fixed
 per position, never read from a clock, so the choice is deterministic.
 """
@@ -21,7 +20,7 @@ from __future__ import annotations
 
 import random
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import engine
 from engine import GameState, Stage
@@ -79,11 +78,10 @@ DEPTH: dict[str, Depth] = {
 
 # Hard and expert at tables of three or more: expert's depth (which, like hard's, weighs
 # the four best first conquests by region value besides the variants' at a turn's first
-# conquest).
+# conquest). Expert weighing the three best later conquests there as well
+# (`later_conquests=3`) won no more against three hard (docs/ai.md, "Expert at tables of
+# three or more"), so at these tables expert and hard still play alike.
 CROWDED = DEPTH["expert"]
-# Expert at tables of three or more: the same, and at a turn's later conquests it also
-# weighs the three best conquests by region value (as at the first), about twice the time.
-EXPERT_CROWDED = replace(CROWDED, later_conquests=3)
 
 
 def depth_of(level: str, players: int) -> Depth:
@@ -95,12 +93,8 @@ def depth_of(level: str, players: int) -> Depth:
     conquests widened too: against normal 76.0% (seed 101) and 77.8% (seed 2001) over 200
     games each, against 49.0% without. Expert in 2p is widened the same way; against the
     widened hard it won 52.0% (200 games, seed 2001; 35.5% unwidened), short of the 60%
-    wanted (docs/ai.md). Expert at three or more players looks as `EXPERT_CROWDED`, so that
-    it is not the same player as hard there: the issue wants it to win >= 35% against three
-    hard in 4p (docs/ai.md, "Expert at tables of three or more")."""
-    if level == "expert" and players > 2:
-        return EXPERT_CROWDED
-    if level == "hard" and players > 2:
+    wanted (docs/ai.md)."""
+    if level in ("hard", "expert") and players > 2:
         return CROWDED
     return DEPTH[level]
 
@@ -168,9 +162,8 @@ def candidates(s: GameState, me: int, depth: Depth,
 
 def best_first_conquests(c: Ctx, race: str, power: str | None, n: int) -> list[engine.Action]:
     """The `n` sure conquests of the Active race worth most by the heuristic's region value
-    less `FIRST_COST` x their cost: where a turn might start (or, for expert at tables of
-    three or more, go on), whichever way it goes on. The variants each start where their
-    own knobs point, which is often the same region."""
+    less `FIRST_COST` x their cost: where a turn might start, whichever way it goes on. The
+    variants each start where their own knobs point, which is often the same region."""
     sure = [o for o in engine.legal_conquests(c.s)
             if not o.in_decline and o.action.do == "conquer"]
     sure.sort(key=lambda o: (-(conquest_value(c, o.region, True, race, power)
