@@ -78,7 +78,9 @@ DEPTH: dict[str, Depth] = {
 
 # Hard and expert at tables of three or more: expert's depth (which, like hard's, weighs
 # the four best first conquests by region value besides the variants' at a turn's first
-# conquest).
+# conquest). Expert weighing the three best later conquests there as well
+# (`later_conquests=3`) won no more against three hard (docs/ai.md, "Expert at tables of
+# three or more"), so at these tables expert and hard still play alike.
 CROWDED = DEPTH["expert"]
 
 
