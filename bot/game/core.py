@@ -225,15 +225,14 @@ class GameCore:
         stint, and for an AI's stint: it is due at once and its key changes with each of the
         AI's actions, so it is written when the session ends (`_sync_clock`), and the
         scheduler never fires an AI stint that the session is still playing."""
-        plan = await self._plan(game, state)
-        return None if plan is None or plan.key.startswith(AI_STINT) else plan
+        return await self._plan(game, state, ai=False)
 
-    async def _plan(self, game: GameRow, state: Any) -> StintPlan | None:
+    async def _plan(self, game: GameRow, state: Any, *, ai: bool = True) -> StintPlan | None:
         """The deadlines of the stint `game` and `state` are in; None if the game's deadlines
-        were written for that stint already."""
+        were written for that stint already (or, without `ai`, if it is an AI's)."""
         now = self.now()
         key = stint_key(game, state, now)
-        if self._stints.get(game.id) == key:
+        if self._stints.get(game.id) == key or (not ai and key.startswith(AI_STINT)):
             return None
         key, rows = stint(game, state, self.rules, now, await self._actor(game, state))
         return StintPlan(key, rows, GAME_DEADLINES)

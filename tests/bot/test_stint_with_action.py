@@ -13,6 +13,7 @@ import pytest
 from game_setup import act_as_actor
 
 from bot.clock import ClockConfig
+from bot.errors import RuleBroken
 from bot.game.service import GameService
 from bot.store import Store, open_store
 
@@ -76,7 +77,7 @@ async def test_a_refused_action_writes_no_deadlines(
     game_id = (await svc.view(1)).game.id
     before = await svc.store.deadlines(game_id)
     writes = _count_writes(svc.store, monkeypatch)
-    with pytest.raises(Exception):  # noqa: B017,PT011 - the refusal's kind is not the point
+    with pytest.raises(RuleBroken):
         await act_as_actor(svc, {"do": "conquer", "region": 1})  # no race yet: refused
     assert writes == []
     assert await svc.store.deadlines(game_id) == before
