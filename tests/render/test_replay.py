@@ -232,8 +232,15 @@ def test_the_first_frame_reuses_the_maps_bands(game_log) -> None:
     assert 0 < new <= -(-replay.CAPTION_H // encode.BAND_ROWS) + 1
 
 
-def test_the_replay_in_steps_is_one_frame_a_step_then_the_same_bytes(game_log) -> None:
+def test_the_replay_in_steps_is_one_frame_a_step_then_the_same_picture(game_log) -> None:
+    """The same frames, pixel for pixel. Not compared byte for byte: ISA-L's deflate (used
+    where installed) does not always give the same bytes for the same rows (a clean-clone CI
+    run saw two encodings of this replay differ)."""
     tale = story.tell(*game_log("official-2p"))
     steps = list(replay.replay_steps(tale))
     assert steps[:-1] == [None] * len(tale.frames)
-    assert steps[-1] == replay.replay_png(tale)
+    done = steps[-1]
+    assert isinstance(done, bytes)
+    stepped, whole = _decoded(done), _decoded(replay.replay_png(tale))
+    assert len(stepped) == len(whole) == len(tale.frames)
+    assert all(_same(a, b) for a, b in zip(stepped, whole, strict=True))
